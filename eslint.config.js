@@ -1,0 +1,46 @@
+// The import rules enforce the one-way arrows of docs/architecture.md:
+// machines/ -> openapi/ only; src/ and server/ never import each other.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import importPlugin from 'eslint-plugin-import';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'data', 'test-results', 'playwright-report', 'openapi/schema.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { import: importPlugin, 'react-hooks': reactHooks },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import/no-cycle': 'error',
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './machines', from: './src', message: 'machines/ must not import src/' },
+            { target: './machines', from: './server', message: 'machines/ must not import server/' },
+            { target: './src', from: './server', message: 'src/ must not import server/' },
+            { target: './server', from: './src', message: 'server/ must not import src/' },
+            { target: './openapi', from: ['./src', './server', './machines'], message: 'openapi/ is the contract: it imports nothing' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['machines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['react', 'react-dom', '@fluentui/*', 'wouter', 'openapi-fetch', 'fastify*', 'kysely'], message: 'machines/ imports only xstate, zod and openapi types' }] },
+      ],
+      'no-restricted-globals': ['error', 'fetch', 'window', 'document', 'localStorage', 'XMLHttpRequest'],
+    },
+  },
+);

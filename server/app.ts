@@ -1,0 +1,163 @@
+// Builds the whole server: /api bound by operationId from openapi/openapi.yaml, the sign-in page, the
+// built app under /app/ and, for the embedded store, /storage. No state lives in the process: everything
+// is in the database and the object store, so several instances can run side by side.
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import type { Kysely } from 'kysely';
+import type { DestinationStream } from 'pino';
+import { bearerToken, userForAccessToken } from './auth/tokens.ts';
+import type { Config } from './config.ts';
+import type { AppDeps, Handler, Handlers } from './context.ts';
+import { openMigratedDatabase } from './db/database.ts';
+import type { SqlDialect } from './db/dialect.ts';
+import type { Database } from './db/schema.ts';
+import { authHandlers } from './handlers/auth.ts';
+import { connectionHandlers } from './handlers/connections.ts';
+import { documentHandlers } from './handlers/documents.ts';
+import { profileHandlers } from './handlers/profiles.ts';
+import { uploadHandlers } from './handlers/uploads.ts';
+import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
+import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerSignInPages } from './pages/sign-in.ts';
+import { registerSpa } from './pages/spa.ts';
+import { createStore } from './storage/create-store.ts';
+import type { ObjectStore } from './storage/object-store.ts';
+import { registerLocalStorageRoutes } from './storage/routes.ts';
+
+export type BuildOverrides = {
+  // A database opened (and migrated) by the caller; it is then not closed with the app.
+  db?: Kysely<Database>;
+  store?: ObjectStore;
+  clock?: () => Date;
+  // Where pino writes (tests capture the log through it).
+  logStream?: DestinationStream;
+  // Replaces or adds handlers by operationId (tests, later issues).
+  handlers?: Handlers;
+  // A PostgreSQL schema of its own (tests running in parallel on one database).
+  pgSchema?: string;
+};
+
+export const HANDLERS: Handlers = {
+  ...authHandlers,
+  ...profileHandlers,
+  ...documentHandlers,
+  ...connectionHandlers,
+  ...uploadHandlers,
+};
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+// Bodies are validated strictly (no coercion, nothing removed); query strings and path parameters arrive
+// as text, so they are coerced to the contract's types.
+function validators() {
+  const common = { allErrors: true, removeAdditional: false, strict: false, useDefaults: true } as const;
+  const body = new Ajv2020({ ...common, coerceTypes: false });
+  const params = new Ajv2020({ ...common, coerceTypes: 'array' });
+  addFormats(body);
+  addFormats(params);
+  return { body, params };
+}
+
+async function requireBearer(req: FastifyRequest): Promise<void> {
+  if (req.user === null) throw unauthorized();
+}
+
+function unbuilt(operationId: string): Handler {
+  return async () => {
+    throw notImplemented(operationId);
+  };
+}
+
+export async function buildApp(config: Config, overrides: BuildOverrides = {}): Promise<FastifyInstance> {
+  const clock = overrides.clock ?? (() => new Date());
+  let ownedDb: Kysely<Database> | null = null;
+  let db: Kysely<Database>;
+  let dialect: SqlDialect | null = null;
+  if (overrides.db !== undefined) {
+    db = overrides.db;
+  } else {
+    const opened = await openMigratedDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      ...(overrides.pgSchema === undefined ? {} : { pgSchema: overrides.pgSchema }),
+    });
+    db = opened.db;
+    dialect = opened.dialect;
+    ownedDb = db;
+  }
+
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, overrides.logStream),
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+  });
+  try {
+    const store = overrides.store ?? (await createStore(config, db, clock));
+    const deps: AppDeps = { db, store, config, clock, log: app.log };
+    app.decorate('deps', deps);
+    app.decorateRequest('user', null);
+    if (dialect !== null) app.log.debug({ dialect }, 'database ready');
+
+    const ajv = validators();
+    app.setValidatorCompiler(({ schema, httpPart }) =>
+      httpPart === 'body' ? ajv.body.compile(schema) : ajv.params.compile(schema),
+    );
+
+    registerErrorHandling(app);
+    registerSecurityHeaders(app, config);
+    await app.register(cookie);
+    await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+    // The bearer token, when sent to /api, is resolved before anything else runs.
+    app.addHook('onRequest', async (req: FastifyRequest) => {
+      if (!req.url.startsWith('/api/')) return;
+      const token = bearerToken(req.headers.authorization);
+      req.user = token === null ? null : await userForAccessToken(db, token, clock());
+    });
+
+    // Responses are plain JSON.stringify: the API tests validate every body against the contract, and
+    // the contract's 3.1 schemas are not meant for fast-json-stringify.
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/') && route.schema !== undefined) delete route.schema.response;
+    });
+
+    const handlers: Handlers = { ...HANDLERS, ...overrides.handlers };
+    const contract = loadContract();
+    const bearerRequired = new Map(
+      apiOperations(contract).map((operation) => [operation.operationId, operation.requiresBearer]),
+    );
+    await app.register(openapiGlue, {
+      specification: apiDocument(contract),
+      prefix: '/api',
+      // The glue spreads what this returns over the route it built from the contract (method, url,
+      // schema), so only the handler and the bearer check are given; the cast drops RouteOptions' other
+      // required fields, which the glue supplies.
+      operationResolver: (operationId: string) =>
+        ({
+          handler: handlers[operationId] ?? unbuilt(operationId),
+          ...(bearerRequired.get(operationId) === false ? {} : { onRequest: requireBearer }),
+        }) as unknown as RouteOptions,
+    });
+
+    registerSignInPages(app, deps);
+    if (store.kind === 'local') registerLocalStorageRoutes(app, store);
+    await registerSpa(app, config.appDir);
+
+    app.addHook('onClose', async () => {
+      if (ownedDb !== null) await ownedDb.destroy();
+    });
+    await app.ready();
+    return app;
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    if (ownedDb !== null) await ownedDb.destroy().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+// What every handler can reach: the database, the object store, the configuration, the clock and the log.
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/schema.ts';
+import type { ObjectStore } from './storage/object-store.ts';
+
+export type AppDeps = {
+  db: Kysely<Database>;
+  store: ObjectStore;
+  config: Config;
+  clock: () => Date;
+  log: FastifyBaseLogger;
+};
+
+export type AuthUser = { id: string; email: string; fullName: string };
+
+export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+export type Handlers = Partial<Record<string, Handler>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    // Set by the bearer hook before any handler runs; null when no valid token was sent.
+    user: AuthUser | null;
+  }
+}

@@ -1,0 +1,209 @@
+// The database as Kysely sees it. Ids are UUID text, times ISO-8601 text and booleans 0/1 integers, so that
+// SQLite and PostgreSQL share one query code path.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export type DocumentState =
+  | 'uploaded'
+  | 'in_review'
+  | 'awaiting_signs'
+  | 'signing'
+  | 'signed'
+  | 'refused'
+  | 'rejected'
+  | 'cancelled'
+  | 'error';
+
+export type ImagesState = 'pending' | 'ready' | 'failed';
+
+export type SignFlowType = 'ordered' | 'standard';
+
+export type SignFlowState =
+  'in_review' | 'awaiting_signs' | 'signing' | 'signed' | 'refused' | 'rejected' | 'cancelled';
+
+export type ParticipantRole = 'signatory' | 'reviewer';
+
+// Reviewers go pending -> approved | rejected; signatories pending -> signed | refused. `waiting` is a
+// participant whose turn has not come yet (an ordered flow, or signatories while the review runs).
+export type ParticipantState =
+  'waiting' | 'pending' | 'approved' | 'rejected' | 'signed' | 'refused' | 'cancelled';
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export type UsersTable = {
+  id: string;
+  email: string;
+  full_name: string;
+  initials: string;
+  password_hash: string;
+  locale: string;
+  country_code: string;
+  location: string;
+  welcome_screen_watched: Flag;
+  plan: string;
+  created_at: string;
+  last_seen_at: string | null;
+};
+
+export type SessionsTable = {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+export type AccessTokensTable = {
+  token_hash: string;
+  user_id: string;
+  session_id: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+export type SignInAttemptsTable = {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  at: string;
+  succeeded: Flag;
+};
+
+export type ServerSecretsTable = {
+  name: string;
+  value: string;
+};
+
+export type UploadRequestsTable = {
+  id: string;
+  user_id: string;
+  key: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+};
+
+export type DocumentsTable = {
+  id: string;
+  owner_id: string;
+  original_filename: string;
+  file_key: string;
+  file_size: number;
+  sha256: string;
+  page_count: number;
+  state: DocumentState;
+  images_state: ImagesState;
+  created_at: string;
+  updated_at: string;
+  autodeletion_at: string;
+  signed_file_key: string | null;
+};
+
+export type DocumentPagesTable = {
+  document_id: string;
+  page_number: number;
+  image_key: string;
+  width: number;
+  height: number;
+};
+
+export type DocumentArchivesTable = {
+  document_id: string;
+  user_id: string;
+  archived_at: string;
+};
+
+export type SignFlowsTable = {
+  id: string;
+  document_id: string;
+  type: SignFlowType;
+  comment: string;
+  minimum_required_signs: number;
+  sign_page_number: number;
+  state: SignFlowState;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SignFlowParticipantsTable = {
+  id: string;
+  sign_flow_id: string;
+  role: ParticipantRole;
+  position: number;
+  email: string;
+  user_id: string | null;
+  state: ParticipantState;
+  signed_at: string | null;
+  refused_at: string | null;
+  approved_at: string | null;
+  rejected_at: string | null;
+  refuse_reason: string | null;
+};
+
+export type ConnectionsTable = {
+  id: string;
+  user_a_id: string;
+  user_b_id: string;
+  created_at: string;
+};
+
+export type JobsTable = {
+  id: string;
+  kind: string;
+  document_id: string;
+  state: JobState;
+  attempts: number;
+  run_after: string;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+};
+
+export type AuditEventsTable = {
+  id: string;
+  document_id: string;
+  actor_id: string | null;
+  action: string;
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  sha256_before: string | null;
+  sha256_after: string | null;
+  details: string;
+};
+
+export type OutboxTable = {
+  id: string;
+  to_email: string;
+  subject: string;
+  body: string;
+  created_at: string;
+};
+
+export type Database = {
+  users: UsersTable;
+  sessions: SessionsTable;
+  access_tokens: AccessTokensTable;
+  sign_in_attempts: SignInAttemptsTable;
+  server_secrets: ServerSecretsTable;
+  upload_requests: UploadRequestsTable;
+  documents: DocumentsTable;
+  document_pages: DocumentPagesTable;
+  document_archives: DocumentArchivesTable;
+  sign_flows: SignFlowsTable;
+  sign_flow_participants: SignFlowParticipantsTable;
+  connections: ConnectionsTable;
+  jobs: JobsTable;
+  audit_events: AuditEventsTable;
+  outbox: OutboxTable;
+};
+
+export type UserRow = Selectable<UsersTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+export type NewDocument = Insertable<DocumentsTable>;
+export type DocumentUpdate = Updateable<DocumentsTable>;
+export type SignFlowRow = Selectable<SignFlowsTable>;
+export type ParticipantRow = Selectable<SignFlowParticipantsTable>;
+export type JobRow = Selectable<JobsTable>;

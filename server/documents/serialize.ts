@@ -1,0 +1,232 @@
+// Turns document rows into the API's document resource for one viewer: signed storage links, permission
+// flags and counts. Lists serialise a page at once with a fixed number of queries, whatever its size.
+import type { AppDeps, AuthUser } from '../context.ts';
+import type { DocumentRow, ParticipantRow, SignFlowRow } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import { visibleToViewer } from './list-query.ts';
+import { documentPermissions, type DocumentPermissions } from './permissions.ts';
+
+// Storage links are short-lived: an <img>, pdfjs or a download needs no header and no token.
+export const FILE_URL_TTL_SECONDS = 15 * 60;
+
+export type DocumentAttributes = DocumentPermissions & {
+  originalFilename: string;
+  state: DocumentRow['state'];
+  createdAt: string;
+  updatedAt: string;
+  fileSize: number;
+  humanFilesize: string;
+  pageCount: number;
+  creatorFullName: string;
+  creatorEmailAddress: string;
+  isSignFlow: boolean;
+  processing: boolean;
+  autodeletionAt: string;
+  autodeletionToogle: boolean;
+  showAutodeleteDate: boolean;
+  signedCount: number;
+  signatoryCount: number;
+  reviewerCount: number;
+  approvedCount: number;
+  publicImagesFileUrls: string[];
+  pdfUrl: string | null;
+  pdfDownloadUrl: string | null;
+  smartCardType: string | null;
+};
+
+export type DocumentResource = {
+  id: string;
+  type: 'documents';
+  attributes: DocumentAttributes;
+};
+
+export function humanFilesize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const rounded = value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${rounded} ${units[unit] ?? 'GB'}`;
+}
+
+type Related = {
+  owners: Map<string, { email: string; full_name: string }>;
+  flows: Map<string, SignFlowRow>;
+  participants: Map<string, ParticipantRow[]>;
+  archived: Set<string>;
+  pages: Map<string, string[]>;
+};
+
+async function loadRelated(deps: AppDeps, rows: readonly DocumentRow[], viewer: AuthUser): Promise<Related> {
+  const related: Related = {
+    owners: new Map(),
+    flows: new Map(),
+    participants: new Map(),
+    archived: new Set(),
+    pages: new Map(),
+  };
+  if (rows.length === 0) return related;
+  const { db } = deps;
+  const documentIds = rows.map((row) => row.id);
+  const ownerIds = [...new Set(rows.map((row) => row.owner_id))];
+  const readyIds = rows.filter((row) => row.images_state === 'ready').map((row) => row.id);
+
+  const [owners, flows, archives, pages] = await Promise.all([
+    db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
+    db.selectFrom('sign_flows').selectAll().where('document_id', 'in', documentIds).execute(),
+    db
+      .selectFrom('document_archives')
+      .select('document_id')
+      .where('user_id', '=', viewer.id)
+      .where('document_id', 'in', documentIds)
+      .execute(),
+    readyIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('document_pages')
+          .select(['document_id', 'image_key'])
+          .where('document_id', 'in', readyIds)
+          .orderBy('document_id')
+          .orderBy('page_number')
+          .execute(),
+  ]);
+  for (const owner of owners) related.owners.set(owner.id, owner);
+  for (const flow of flows) related.flows.set(flow.document_id, flow);
+  for (const archive of archives) related.archived.add(archive.document_id);
+  for (const page of pages) {
+    const keys = related.pages.get(page.document_id) ?? [];
+    keys.push(page.image_key);
+    related.pages.set(page.document_id, keys);
+  }
+  const flowIds = flows.map((flow) => flow.id);
+  if (flowIds.length > 0) {
+    const participants = await db
+      .selectFrom('sign_flow_participants')
+      .selectAll()
+      .where('sign_flow_id', 'in', flowIds)
+      .orderBy('position')
+      .execute();
+    const documentOfFlow = new Map(flows.map((flow) => [flow.id, flow.document_id]));
+    for (const participant of participants) {
+      const documentId = documentOfFlow.get(participant.sign_flow_id);
+      if (documentId === undefined) continue;
+      const list = related.participants.get(documentId) ?? [];
+      list.push(participant);
+      related.participants.set(documentId, list);
+    }
+  }
+  return related;
+}
+
+async function toResource(
+  deps: AppDeps,
+  row: DocumentRow,
+  viewer: AuthUser,
+  related: Related,
+): Promise<DocumentResource> {
+  const { store } = deps;
+  const flow = related.flows.get(row.id) ?? null;
+  const participants = related.participants.get(row.id) ?? [];
+  const owner = related.owners.get(row.owner_id);
+  const permissions = documentPermissions({
+    document: { ownerId: row.owner_id, state: row.state },
+    signFlow: flow === null ? null : { type: flow.type, state: flow.state },
+    participants: participants.map((participant) => ({
+      role: participant.role,
+      state: participant.state,
+      userId: participant.user_id,
+      email: participant.email,
+    })),
+    viewer,
+    archivedByViewer: related.archived.has(row.id),
+  });
+  const signatories = participants.filter((participant) => participant.role === 'signatory');
+  const reviewers = participants.filter((participant) => participant.role === 'reviewer');
+  const imageKeys = related.pages.get(row.id) ?? [];
+  const isSigned = row.state === 'signed';
+
+  const [pdfUrl, publicImagesFileUrls, pdfDownloadUrl] = await Promise.all([
+    store.signedGetUrl(row.signed_file_key ?? row.file_key, {
+      expiresInSeconds: FILE_URL_TTL_SECONDS,
+      contentType: 'application/pdf',
+    }),
+    Promise.all(
+      imageKeys.map((key) =>
+        store.signedGetUrl(key, { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'image/png' }),
+      ),
+    ),
+    isSigned
+      ? store.signedGetUrl(row.signed_file_key ?? row.file_key, {
+          expiresInSeconds: FILE_URL_TTL_SECONDS,
+          contentType: 'application/pdf',
+          downloadFilename: row.original_filename,
+        })
+      : Promise.resolve(null),
+  ]);
+
+  return {
+    id: row.id,
+    type: 'documents',
+    attributes: {
+      originalFilename: row.original_filename,
+      state: row.state,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      fileSize: row.file_size,
+      humanFilesize: humanFilesize(row.file_size),
+      pageCount: row.page_count,
+      creatorFullName: owner?.full_name ?? '',
+      creatorEmailAddress: owner?.email ?? '',
+      isSignFlow: flow !== null,
+      processing: row.images_state === 'pending',
+      autodeletionAt: row.autodeletion_at,
+      autodeletionToogle: true,
+      showAutodeleteDate: true,
+      signedCount: signatories.filter((participant) => participant.state === 'signed').length,
+      signatoryCount: signatories.length,
+      reviewerCount: reviewers.length,
+      approvedCount: reviewers.filter((participant) => participant.state === 'approved').length,
+      publicImagesFileUrls,
+      pdfUrl,
+      pdfDownloadUrl,
+      smartCardType: null,
+      ...permissions,
+    },
+  };
+}
+
+export async function serializeDocuments(
+  deps: AppDeps,
+  rows: readonly DocumentRow[],
+  viewer: AuthUser,
+): Promise<DocumentResource[]> {
+  const related = await loadRelated(deps, rows, viewer);
+  return Promise.all(rows.map((row) => toResource(deps, row, viewer, related)));
+}
+
+export async function serializeDocument(
+  deps: AppDeps,
+  row: DocumentRow,
+  viewer: AuthUser,
+): Promise<DocumentResource> {
+  const [resource] = await serializeDocuments(deps, [row], viewer);
+  if (resource === undefined) throw new Error('serializeDocuments returned nothing for one row');
+  return resource;
+}
+
+// The document if the viewer owns it or takes part in its sign flow; anyone else gets the same 404 as for
+// an id that does not exist, so ids cannot be probed.
+export async function loadVisibleDocument(deps: AppDeps, id: string, viewer: AuthUser): Promise<DocumentRow> {
+  const row = await deps.db
+    .selectFrom('documents')
+    .selectAll('documents')
+    .where('documents.id', '=', id)
+    .where((eb) => visibleToViewer(eb, viewer))
+    .executeTakeFirst();
+  if (row === undefined) throw notFound('Document not found.');
+  return row;
+}

@@ -1,0 +1,49 @@
+// getTokens and logOut: the bridge between the sign-in page's cookie and the app's bearer token.
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { safeReturnTo } from '../auth/return-to.ts';
+import {
+  bearerToken,
+  findSession,
+  issueAccessToken,
+  revokeAccessToken,
+  revokeSession,
+  SESSION_COOKIE,
+} from '../auth/tokens.ts';
+import type { Handlers } from '../context.ts';
+import { unauthorized } from '../http/errors.ts';
+
+export const LOG_OUT_DEFAULT_RETURN = '/app/login';
+
+async function getTokens(req: FastifyRequest, reply: FastifyReply) {
+  const { db, clock } = req.server.deps;
+  const cookie = req.cookies[SESSION_COOKIE];
+  const now = clock();
+  const session = cookie === undefined ? null : await findSession(db, cookie, now);
+  if (session === null) throw unauthorized();
+  const { token, expiresInSeconds } = await issueAccessToken(db, session.userId, session.id, now);
+  reply.header('cache-control', 'no-store');
+  return { access_token: token, token_type: 'Bearer', expires_in: expiresInSeconds };
+}
+
+async function logOut(req: FastifyRequest, reply: FastifyReply) {
+  const { db, clock } = req.server.deps;
+  const now = clock();
+  const cookie = req.cookies[SESSION_COOKIE];
+  if (cookie !== undefined) {
+    const session = await findSession(db, cookie, now);
+    if (session !== null) await revokeSession(db, session.id, now);
+  }
+  const token = bearerToken(req.headers.authorization);
+  if (token !== null) await revokeAccessToken(db, token, now);
+  const query = req.query as Record<string, unknown>;
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+  });
+  return reply.redirect(safeReturnTo(query.return_to, LOG_OUT_DEFAULT_RETURN), 303);
+}
+
+export const authHandlers: Handlers = { getTokens, logOut };

@@ -1,0 +1,79 @@
+// Reads openapi/openapi.yaml once and prepares it for fastify-openapi-glue: only the /api operations
+// (those that do not override `servers`), and for each operation whether a bearer token is required.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const CONTRACT_PATH = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../openapi/openapi.yaml',
+);
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type SecurityRequirement = Record<string, string[]>;
+type Operation = { operationId?: string; security?: SecurityRequirement[] } & Record<string, unknown>;
+type PathItem = { servers?: unknown[] } & Record<string, unknown>;
+export type OpenApiDocument = {
+  paths: Record<string, PathItem>;
+  security?: SecurityRequirement[];
+  components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> };
+} & Record<string, unknown>;
+
+export type ContractOperation = {
+  operationId: string;
+  method: string;
+  path: string;
+  requiresBearer: boolean;
+};
+
+let cached: OpenApiDocument | null = null;
+
+export function loadContract(): OpenApiDocument {
+  cached ??= parse(fs.readFileSync(CONTRACT_PATH, 'utf8')) as OpenApiDocument;
+  return cached;
+}
+
+function isOperation(value: unknown): value is Operation {
+  return typeof value === 'object' && value !== null;
+}
+
+// Bearer is required when every alternative of the operation's security names a bearer scheme; an empty
+// alternative (`{}`) or a cookie alternative leaves the check to the handler.
+function requiresBearer(document: OpenApiDocument, security: SecurityRequirement[] | undefined): boolean {
+  const requirements = security ?? document.security ?? [];
+  const schemes = document.components?.securitySchemes ?? {};
+  const isBearer = (name: string): boolean =>
+    schemes[name]?.type === 'http' && schemes[name]?.scheme?.toLowerCase() === 'bearer';
+  return (
+    requirements.length > 0 && requirements.every((alternative) => Object.keys(alternative).some(isBearer))
+  );
+}
+
+export function apiOperations(document: OpenApiDocument): ContractOperation[] {
+  const operations: ContractOperation[] = [];
+  for (const [openapiPath, item] of Object.entries(document.paths)) {
+    if (item.servers !== undefined) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isOperation(operation) || typeof operation.operationId !== 'string') continue;
+      operations.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path: openapiPath,
+        requiresBearer: requiresBearer(document, operation.security),
+      });
+    }
+  }
+  return operations;
+}
+
+// The document fastify-openapi-glue should route: paths served outside /api (their own `servers`) are
+// registered by hand, so they are left out here.
+export function apiDocument(document: OpenApiDocument): OpenApiDocument {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([, item]) => item.servers === undefined),
+  );
+  return { ...structuredClone(document), paths: structuredClone(paths), servers: [{ url: '/api' }] };
+}

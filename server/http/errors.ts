@@ -1,0 +1,120 @@
+// One error body for every 4xx and 5xx (docs/decisions.md): a stable code, an English message, and for a
+// malformed body the field at fault. Never a stack trace.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ApiErrorExtra = {
+  field?: string;
+  validations?: Record<string, string[]>;
+  blockedIds?: string[];
+};
+
+export type ErrorBody = {
+  code: string;
+  message: string;
+} & ApiErrorExtra;
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public extra?: ApiErrorExtra,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const notFound = (message = 'Not found.'): ApiError => new ApiError(404, 'not_found', message);
+export const unauthorized = (): ApiError =>
+  new ApiError(401, 'unauthorized', 'A valid access token is required.');
+export const notImplemented = (operationId: string): ApiError =>
+  new ApiError(501, 'not_implemented', `${operationId} is not implemented yet.`);
+
+type ValidationIssue = {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+};
+
+// "/settings/locale" -> "settings.locale"; a missing or extra property names itself, not its parent.
+function fieldOf(issue: ValidationIssue): string {
+  const parts = (issue.instancePath ?? '').split('/').filter((part) => part !== '');
+  const params = issue.params ?? {};
+  const named =
+    typeof params.missingProperty === 'string'
+      ? params.missingProperty
+      : typeof params.additionalProperty === 'string'
+        ? params.additionalProperty
+        : null;
+  if (named !== null) parts.push(named);
+  return parts.join('.');
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+};
+
+export function errorBody(error: ApiError): ErrorBody {
+  return { code: error.code, message: error.message, ...(error.extra ?? {}) };
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
+  if (Array.isArray(fastifyError.validation) && fastifyError.validation.length > 0) {
+    const validations: Record<string, string[]> = {};
+    for (const issue of fastifyError.validation) {
+      const field = fieldOf(issue) || 'base';
+      (validations[field] ??= []).push(issue.message ?? 'is invalid');
+    }
+    const first = fastifyError.validation[0];
+    const field = first ? fieldOf(first) : '';
+    const where = fastifyError.validationContext ?? 'body';
+    return new ApiError(
+      400,
+      'invalid_request',
+      field ? `Invalid ${where}: ${field} ${first?.message ?? 'is invalid'}.` : `Invalid ${where}.`,
+      { ...(field ? { field } : {}), validations },
+    );
+  }
+  const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    return new ApiError(
+      status,
+      STATUS_CODES[status] ?? 'invalid_request',
+      fastifyError.message ?? 'Bad request.',
+    );
+  }
+  return new ApiError(500, 'internal_error', 'Something went wrong on the server.');
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    // Deliberate answers (ApiError, validation) are the client's business; anything else is a server fault.
+    if (!(error instanceof ApiError) && apiError.status >= 500) {
+      req.log.error({ err: error }, 'request failed');
+    }
+    return sendError(reply, apiError);
+  });
+  app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
+    return sendError(
+      reply,
+      new ApiError(404, 'not_found', `No route for ${req.method} ${req.url.split('?')[0] ?? ''}.`),
+    );
+  });
+}

@@ -1,0 +1,53 @@
+// Security headers on every answer, whatever produced it (API, pages, static files, errors).
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+
+// Origins the browser must reach besides this one: only the S3 endpoint, for page images, pdfjs fetches,
+// the download frame and the presigned upload POST.
+export function storageOrigins(config: Config): string[] {
+  const s3 = config.s3;
+  if (s3 === null) return [];
+  if (s3.endpoint !== null) {
+    try {
+      return [new URL(s3.endpoint).origin];
+    } catch {
+      return [];
+    }
+  }
+  return [`https://${s3.bucket}.s3.${s3.region}.amazonaws.com`, `https://s3.${s3.region}.amazonaws.com`];
+}
+
+export function contentSecurityPolicy(config: Config): string {
+  const extra = storageOrigins(config);
+  const withStorage = (sources: string[]): string => [...sources, ...extra].join(' ');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Fluent UI's Griffel inserts style rules at runtime.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${withStorage(["'self'", 'data:', 'blob:'])}`,
+    "font-src 'self' data:",
+    `connect-src ${withStorage(["'self'"])}`,
+    "worker-src 'self' blob:",
+    `frame-src ${withStorage(["'self'"])}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const csp = contentSecurityPolicy(config);
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('content-security-policy', csp);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    if (req.url === '/api' || req.url.startsWith('/api/') || req.url.startsWith('/api?')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
+}

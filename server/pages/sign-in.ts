@@ -1,0 +1,140 @@
+// The server's sign-in page: plain HTML with no script, so it works under the strict CSP and without the
+// app bundle. The app's /app/login links here with a return_to that leads back to /app/auth.
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../context.ts';
+import { verifyAgainstNothing, verifyPassword } from '../auth/passwords.ts';
+import { checkSignInRateLimit, recordSignInAttempt } from '../auth/rate-limit.ts';
+import { safeReturnTo } from '../auth/return-to.ts';
+import { createSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../auth/tokens.ts';
+import { escapeHtml } from './html.ts';
+
+export const DEFAULT_RETURN_TO = '/app/auth';
+const EMAIL_MAX = 254;
+const PASSWORD_MAX = 1024;
+
+type SignInView = {
+  returnTo: string;
+  email?: string;
+  error?: string;
+};
+
+const STYLE = `
+  :root { color-scheme: light; font-family: "Segoe UI", system-ui, -apple-system, sans-serif; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f5f5f5; color: #242424; }
+  main { width: min(400px, calc(100vw - 32px)); background: #fff; border-radius: 8px; padding: 32px;
+    box-shadow: 0 2px 8px rgba(0,0,0,.14); box-sizing: border-box; }
+  h1 { margin: 0 0 4px; font-size: 28px; font-weight: 600; color: #0f6cbd; }
+  p.lead { margin: 0 0 24px; color: #616161; }
+  label { display: block; font-weight: 600; margin: 16px 0 4px; }
+  input { width: 100%; box-sizing: border-box; font: inherit; padding: 8px 10px; border: 1px solid #d1d1d1;
+    border-bottom-color: #616161; border-radius: 4px; }
+  input:focus { outline: 2px solid #0f6cbd; outline-offset: 1px; }
+  button { margin-top: 24px; width: 100%; font: inherit; font-weight: 600; padding: 10px; border: 0;
+    border-radius: 4px; background: #0f6cbd; color: #fff; cursor: pointer; }
+  button:hover { background: #115ea3; }
+  .error { margin: 16px 0 0; padding: 8px 12px; border-radius: 4px; background: #fdf3f4; color: #b10e1c;
+    border: 1px solid #f1bbbc; }
+  .back { display: inline-block; margin-top: 16px; color: #0f6cbd; }
+`;
+
+export function renderSignInPage(view: SignInView): string {
+  const error =
+    view.error === undefined
+      ? ''
+      : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(view.error)}</p>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Sign in · Paraph</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>Paraph</h1>
+<p class="lead">Sign in to sign documents digitally.</p>
+<form method="post" action="/sign_in" novalidate>
+${error}
+<input type="hidden" name="return_to" value="${escapeHtml(view.returnTo)}">
+<label for="email">E-mail</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="${EMAIL_MAX}" value="${escapeHtml(view.email ?? '')}"${view.error === undefined ? ' autofocus' : ''}${view.error === undefined ? '' : ' aria-describedby="sign-in-error"'}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="${PASSWORD_MAX}"${view.error === undefined ? '' : ' autofocus'}>
+<button type="submit">Sign in</button>
+</form>
+<a class="back" href="/app/login">Back to Paraph</a>
+</main>
+</body>
+</html>
+`;
+}
+
+function field(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function sendPage(reply: FastifyReply, status: number, view: SignInView): FastifyReply {
+  return reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(renderSignInPage(view));
+}
+
+export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
+  app.get('/sign_in', async (req: FastifyRequest, reply: FastifyReply) => {
+    const query = req.query as Record<string, unknown>;
+    return sendPage(reply, 200, { returnTo: safeReturnTo(query.return_to, DEFAULT_RETURN_TO) });
+  });
+
+  app.post('/sign_in', async (req: FastifyRequest, reply: FastifyReply) => {
+    const typedEmail = field(req.body, 'email').slice(0, EMAIL_MAX);
+    const email = typedEmail.trim().toLowerCase();
+    const password = field(req.body, 'password').slice(0, PASSWORD_MAX);
+    const returnTo = safeReturnTo(field(req.body, 'return_to'), DEFAULT_RETURN_TO);
+    const now = deps.clock();
+
+    const verdict = await checkSignInRateLimit(deps.db, email, req.ip, now);
+    if (verdict.limited) {
+      reply.header('retry-after', String(verdict.retryAfterSeconds));
+      return sendPage(reply, 429, {
+        returnTo,
+        email: typedEmail,
+        error: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+      });
+    }
+
+    const user =
+      email === ''
+        ? undefined
+        : await deps.db
+            .selectFrom('users')
+            .select(['id', 'password_hash'])
+            .where('email', '=', email)
+            .executeTakeFirst();
+    const isValid =
+      user === undefined
+        ? await verifyAgainstNothing(password)
+        : await verifyPassword(password, user.password_hash);
+    await recordSignInAttempt(deps.db, { email, ip: req.ip, succeeded: isValid, at: now });
+
+    if (!isValid || user === undefined) {
+      return sendPage(reply, 401, { returnTo, email: typedEmail, error: 'Wrong e-mail or password.' });
+    }
+
+    const session = await createSession(deps.db, user.id, now);
+    reply.setCookie(SESSION_COOKIE, session.cookieValue, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: req.protocol === 'https',
+      maxAge: SESSION_TTL_SECONDS,
+    });
+    return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+  });
+}

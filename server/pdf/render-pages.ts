@@ -1,0 +1,87 @@
+// Renders a PDF's pages to PNG in Node with pdfjs-dist's legacy build (it carries its own polyfills for
+// Node 20) and @napi-rs/canvas. PDFs are untrusted: no eval, no system fonts, no font loading into the
+// process, bounded image and canvas sizes.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCanvas } from '@napi-rs/canvas';
+import { getDocument, type PDFDocumentLoadingTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+// About 110 dpi: sharp on a laptop, an A4 page is ~910 px wide. The cap keeps wide pages readable without
+// growing the files; the pixel budget keeps a freak page size (a 200-inch banner) from exhausting memory.
+export const RENDER_DPI = 110;
+export const MAX_PAGE_WIDTH_PX = 1240;
+const MAX_PAGE_PIXELS = 1240 * 1754 * 2;
+const POINTS_PER_INCH = 72;
+
+export type RenderedPage = { pageNumber: number; png: Buffer; width: number; height: number };
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+// pdfjs reads these with fs in Node; it wants directory URLs ending in "/".
+const asDirUrl = (folder: string): string => `${pathToFileURL(path.join(PDFJS_DIR, folder)).href}/`;
+const STANDARD_FONT_DATA_URL = asDirUrl('standard_fonts');
+const CMAP_URL = asDirUrl('cmaps');
+const WASM_URL = asDirUrl('wasm');
+
+export function pageScale(widthPt: number, heightPt: number): number {
+  const dpiScale = RENDER_DPI / POINTS_PER_INCH;
+  const widthScale = MAX_PAGE_WIDTH_PX / widthPt;
+  const pixelScale = Math.sqrt(MAX_PAGE_PIXELS / (widthPt * heightPt));
+  return Math.min(dpiScale, widthScale, pixelScale);
+}
+
+function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
+  const params = {
+    data,
+    // pdfjs 6 no longer evaluates code from a PDF at all; the flag stays so that a pdfjs that still
+    // honours it can never be switched to eval by a default.
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    enableXfa: false,
+    standardFontDataUrl: STANDARD_FONT_DATA_URL,
+    cMapUrl: CMAP_URL,
+    cMapPacked: true,
+    wasmUrl: WASM_URL,
+    // 40 megapixels per embedded image is far beyond any scan; more is an attack or a broken file.
+    maxImageSize: 40_000_000,
+    verbosity: 0,
+  };
+  return getDocument(params);
+}
+
+// Yields one page at a time so the caller can store each image before the next is drawn: a long PDF
+// never holds more than one page's pixels in memory.
+export async function* renderPages(pdf: Buffer): AsyncGenerator<RenderedPage> {
+  // pdfjs takes ownership of (and may detach) the bytes it is given, so it gets its own copy.
+  const loading = openPdf(new Uint8Array(pdf));
+  try {
+    const document = await loading.promise;
+    for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber += 1) {
+      const page = await document.getPage(pageNumber);
+      try {
+        const base = page.getViewport({ scale: 1 });
+        const viewport = page.getViewport({ scale: pageScale(base.width, base.height) });
+        const width = Math.max(1, Math.floor(viewport.width));
+        const height = Math.max(1, Math.floor(viewport.height));
+        const canvas = createCanvas(width, height);
+        const context = canvas.getContext('2d');
+        // Transparent pixels would show the viewer's background through blank areas of the page.
+        context.fillStyle = '#ffffff';
+        context.fillRect(0, 0, width, height);
+        await page.render({
+          canvas: canvas as unknown as HTMLCanvasElement,
+          canvasContext: context as unknown as CanvasRenderingContext2D,
+          viewport,
+          background: '#ffffff',
+        }).promise;
+        yield { pageNumber, png: await canvas.encode('png'), width, height };
+      } finally {
+        page.cleanup();
+      }
+    }
+  } finally {
+    await loading.destroy();
+  }
+}

@@ -1,0 +1,303 @@
+// Demo data for a first start (PARAPH_DEMO != '0'): three people who know each other and a handful of
+// documents in the states a visitor should see. Runs once: when ada@paraph.test exists, nothing happens.
+import { createHash, randomUUID } from 'node:crypto';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { recordAudit } from './audit.ts';
+import { hashPassword } from './auth/passwords.ts';
+import type { AppDeps } from './context.ts';
+import type { DocumentState, ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
+import { queueRenderPages } from './images/worker.ts';
+
+export const DEMO_PASSWORD = 'paraph-demo';
+
+export const DEMO_ACCOUNTS = [
+  { key: 'ada', email: 'ada@paraph.test', fullName: 'Ada Lovelace', initials: 'AL', countryCode: 'uk' },
+  { key: 'bob', email: 'bob@paraph.test', fullName: 'Bob Baker', initials: 'BB', countryCode: 'nl' },
+  { key: 'carol', email: 'carol@paraph.test', fullName: 'Carol Chen', initials: 'CC', countryCode: 'nl' },
+] as const;
+
+type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
+
+type DemoParticipant = { who: DemoKey; role: ParticipantRole; state: ParticipantState; reason?: string };
+
+type DemoDocument = {
+  title: string;
+  owner: DemoKey;
+  state: DocumentState;
+  pages: number;
+  ageDays: number;
+  flow?: { state: SignFlowState; comment: string; participants: DemoParticipant[] };
+};
+
+const DEMO_DOCUMENTS: DemoDocument[] = [
+  { title: 'Welcome to Paraph', owner: 'ada', state: 'uploaded', pages: 2, ageDays: 0 },
+  {
+    title: 'Supplier agreement',
+    owner: 'ada',
+    state: 'in_review',
+    pages: 3,
+    ageDays: 1,
+    flow: {
+      state: 'in_review',
+      comment: 'Bob, please check the delivery terms before Carol signs.',
+      participants: [
+        { who: 'bob', role: 'reviewer', state: 'pending' },
+        { who: 'carol', role: 'signatory', state: 'waiting' },
+      ],
+    },
+  },
+  {
+    title: 'Office lease 2025',
+    owner: 'ada',
+    state: 'awaiting_signs',
+    pages: 4,
+    ageDays: 2,
+    flow: {
+      state: 'awaiting_signs',
+      comment: 'Bob has signed; your signature completes it.',
+      participants: [
+        { who: 'bob', role: 'signatory', state: 'signed' },
+        { who: 'ada', role: 'signatory', state: 'pending' },
+      ],
+    },
+  },
+  {
+    title: 'Non-disclosure agreement',
+    owner: 'bob',
+    state: 'signed',
+    pages: 2,
+    ageDays: 5,
+    flow: {
+      state: 'signed',
+      comment: '',
+      participants: [
+        { who: 'ada', role: 'signatory', state: 'signed' },
+        { who: 'bob', role: 'signatory', state: 'signed' },
+      ],
+    },
+  },
+  {
+    title: 'Budget proposal',
+    owner: 'carol',
+    state: 'refused',
+    pages: 1,
+    ageDays: 7,
+    flow: {
+      state: 'refused',
+      comment: 'Numbers for Q3.',
+      participants: [
+        { who: 'ada', role: 'signatory', state: 'refused', reason: 'The totals do not add up.' },
+        { who: 'bob', role: 'signatory', state: 'cancelled' },
+      ],
+    },
+  },
+  {
+    title: 'Project plan',
+    owner: 'carol',
+    state: 'in_review',
+    pages: 2,
+    ageDays: 3,
+    flow: {
+      state: 'in_review',
+      comment: 'Ada, does the timeline work for you?',
+      participants: [
+        { who: 'ada', role: 'reviewer', state: 'pending' },
+        { who: 'bob', role: 'signatory', state: 'waiting' },
+      ],
+    },
+  },
+];
+
+const DAY_MS = 86_400_000;
+
+async function demoPdf(title: string, owner: string, pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(title);
+  doc.setProducer('Paraph demo');
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n += 1) {
+    const page = doc.addPage([595.28, 841.89]);
+    const { height } = page.getSize();
+    page.drawRectangle({ x: 0, y: height - 90, width: 595.28, height: 90, color: rgb(0.06, 0.42, 0.74) });
+    page.drawText(title, { x: 56, y: height - 60, size: 24, font: bold, color: rgb(1, 1, 1) });
+    page.drawText(`Prepared by ${owner} · page ${n} of ${pages}`, {
+      x: 56,
+      y: height - 130,
+      size: 12,
+      font: regular,
+    });
+    const lines = [
+      'This is a demonstration document created by Paraph on first start.',
+      'Upload your own PDF with the Upload button to try the full journey.',
+      'Every change to a document is written to its audit trail.',
+    ];
+    lines.forEach((line, index) => {
+      page.drawText(line, {
+        x: 56,
+        y: height - 180 - index * 22,
+        size: 12,
+        font: regular,
+        color: rgb(0.2, 0.2, 0.2),
+      });
+    });
+    page.drawLine({
+      start: { x: 56, y: 140 },
+      end: { x: 260, y: 140 },
+      thickness: 1,
+      color: rgb(0.5, 0.5, 0.5),
+    });
+    page.drawText('Signature', { x: 56, y: 124, size: 10, font: regular, color: rgb(0.4, 0.4, 0.4) });
+  }
+  return Buffer.from(await doc.save());
+}
+
+function pairOrdered(a: string, b: string): [string, string] {
+  return a < b ? [a, b] : [b, a];
+}
+
+export type SeedResult = { seeded: boolean; accounts: readonly { email: string; fullName: string }[] };
+
+export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
+  const { db, store } = deps;
+  const accounts = DEMO_ACCOUNTS.map(({ email, fullName }) => ({ email, fullName }));
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', DEMO_ACCOUNTS[0].email)
+    .executeTakeFirst();
+  if (existing !== undefined) return { seeded: false, accounts };
+
+  const now = deps.clock();
+  const nowIso = now.toISOString();
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const ids = new Map<DemoKey, string>(DEMO_ACCOUNTS.map((account) => [account.key, randomUUID()]));
+  const idOf = (key: DemoKey): string => {
+    const id = ids.get(key);
+    if (id === undefined) throw new Error(`no demo user ${key}`);
+    return id;
+  };
+  const emailOf = (key: DemoKey): string => DEMO_ACCOUNTS.find((account) => account.key === key)?.email ?? '';
+  const nameOf = (key: DemoKey): string =>
+    DEMO_ACCOUNTS.find((account) => account.key === key)?.fullName ?? '';
+
+  // Files first: a document row never points at a file that is not there.
+  const files = await Promise.all(
+    DEMO_DOCUMENTS.map(async (spec) => {
+      const id = randomUUID();
+      const key = `documents/${id}/original.pdf`;
+      const bytes = await demoPdf(spec.title, nameOf(spec.owner), spec.pages);
+      await store.put(key, bytes, 'application/pdf');
+      return { id, key, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+    }),
+  );
+
+  await db.transaction().execute(async (trx) => {
+    for (const account of DEMO_ACCOUNTS) {
+      await trx
+        .insertInto('users')
+        .values({
+          id: idOf(account.key),
+          email: account.email,
+          full_name: account.fullName,
+          initials: account.initials,
+          password_hash: passwordHash,
+          locale: 'en',
+          country_code: account.countryCode,
+          location: '',
+          welcome_screen_watched: 0,
+          plan: 'basic',
+          created_at: nowIso,
+          last_seen_at: null,
+        })
+        .execute();
+    }
+    const keys = DEMO_ACCOUNTS.map((account) => account.key);
+    for (let i = 0; i < keys.length; i += 1) {
+      for (let j = i + 1; j < keys.length; j += 1) {
+        const [a, b] = pairOrdered(idOf(keys[i] ?? 'ada'), idOf(keys[j] ?? 'ada'));
+        await trx
+          .insertInto('connections')
+          .values({ id: randomUUID(), user_a_id: a, user_b_id: b, created_at: nowIso })
+          .execute();
+      }
+    }
+
+    for (const [index, spec] of DEMO_DOCUMENTS.entries()) {
+      const file = files[index];
+      if (file === undefined) continue;
+      const createdAt = new Date(now.getTime() - spec.ageDays * DAY_MS - index * 60_000);
+      const createdIso = createdAt.toISOString();
+      await trx
+        .insertInto('documents')
+        .values({
+          id: file.id,
+          owner_id: idOf(spec.owner),
+          original_filename: `${spec.title}.pdf`,
+          file_key: file.key,
+          file_size: file.bytes.length,
+          sha256: file.sha256,
+          page_count: spec.pages,
+          state: spec.state,
+          images_state: 'pending',
+          created_at: createdIso,
+          updated_at: createdIso,
+          autodeletion_at: new Date(createdAt.getTime() + deps.config.retentionDays * DAY_MS).toISOString(),
+          signed_file_key: null,
+        })
+        .execute();
+      await queueRenderPages(trx, file.id, now);
+      await recordAudit(trx, {
+        documentId: file.id,
+        actorId: idOf(spec.owner),
+        action: 'document.uploaded',
+        at: createdAt,
+        sha256After: file.sha256,
+        details: { originalFilename: `${spec.title}.pdf`, demo: true },
+      });
+      if (spec.flow === undefined) continue;
+      const flowId = randomUUID();
+      await trx
+        .insertInto('sign_flows')
+        .values({
+          id: flowId,
+          document_id: file.id,
+          type: 'standard',
+          comment: spec.flow.comment,
+          minimum_required_signs: 0,
+          sign_page_number: 0,
+          state: spec.flow.state,
+          created_at: createdIso,
+          updated_at: createdIso,
+        })
+        .execute();
+      for (const [position, participant] of spec.flow.participants.entries()) {
+        await trx
+          .insertInto('sign_flow_participants')
+          .values({
+            id: randomUUID(),
+            sign_flow_id: flowId,
+            role: participant.role,
+            position: position + 1,
+            email: emailOf(participant.who),
+            user_id: idOf(participant.who),
+            state: participant.state,
+            signed_at: participant.state === 'signed' ? createdIso : null,
+            refused_at: participant.state === 'refused' ? createdIso : null,
+            approved_at: participant.state === 'approved' ? createdIso : null,
+            rejected_at: participant.state === 'rejected' ? createdIso : null,
+            refuse_reason: participant.reason ?? null,
+          })
+          .execute();
+      }
+      await recordAudit(trx, {
+        documentId: file.id,
+        actorId: idOf(spec.owner),
+        action: 'sign_flow.created',
+        at: createdAt,
+        details: { demo: true, state: spec.flow.state },
+      });
+    }
+  });
+  return { seeded: true, accounts };
+}

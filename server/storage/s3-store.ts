@@ -1,0 +1,107 @@
+// Any S3-compatible object store (AWS S3, MinIO) behind the same interface as the local store. The browser
+// posts to it directly with the same presigned POST fields, and reads through presigned GET links.
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+  type GetObjectCommandOutput,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config.ts';
+import { attachmentDisposition } from './content-disposition.ts';
+import { ObjectNotFoundError, type ObjectStore, type PresignedPost } from './object-store.ts';
+
+function isMissing(error: unknown): boolean {
+  if (error instanceof NoSuchKey || error instanceof NotFound) return true;
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  return status === 404;
+}
+
+export function createS3Store(config: S3Config): ObjectStore {
+  const client = new S3Client({
+    region: config.region,
+    ...(config.endpoint === null ? {} : { endpoint: config.endpoint }),
+    // MinIO and most self-hosted stores serve buckets by path, not by sub-domain.
+    forcePathStyle: true,
+    ...(config.accessKeyId !== null && config.secretAccessKey !== null
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+      : {}),
+  });
+  const Bucket = config.bucket;
+
+  async function getBody(key: string): Promise<NonNullable<GetObjectCommandOutput['Body']>> {
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      if (answer.Body === undefined) throw new ObjectNotFoundError(key);
+      return answer.Body;
+    } catch (error) {
+      if (isMissing(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+  }
+
+  return {
+    kind: 's3',
+
+    async presignPost(key, opts): Promise<PresignedPost> {
+      const { url, fields } = await createPresignedPost(client, {
+        Bucket,
+        Key: key,
+        Conditions: [['content-length-range', 1, opts.maxBytes]],
+        Fields: { acl: 'private', success_action_status: '201' },
+        Expires: opts.expiresInSeconds,
+      });
+      // The SDK adds a `bucket` field that the path-style URL already carries, and names the policy
+      // "Policy"; the browser sends exactly the fields of docs/decisions.md.
+      const { bucket: _bucket, Policy, ...rest } = fields;
+      return { url, fields: { ...rest, ...(Policy === undefined ? {} : { policy: Policy }) } };
+    },
+
+    async signedGetUrl(key, opts): Promise<string> {
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: key,
+        ...(opts.downloadFilename === undefined
+          ? {}
+          : { ResponseContentDisposition: attachmentDisposition(opts.downloadFilename) }),
+        ...(opts.contentType === undefined ? {} : { ResponseContentType: opts.contentType }),
+      });
+      return getSignedUrl(client, command, { expiresIn: opts.expiresInSeconds });
+    },
+
+    async getBuffer(key): Promise<Buffer> {
+      const body = await getBody(key);
+      return Buffer.from(await body.transformToByteArray());
+    },
+
+    async getStream(key): Promise<Readable> {
+      const body = await getBody(key);
+      if (body instanceof Readable) return body;
+      return Readable.fromWeb(body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
+    },
+
+    async put(key, body, contentType): Promise<void> {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+    },
+
+    async delete(key): Promise<void> {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    async exists(key): Promise<boolean> {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+  };
+}

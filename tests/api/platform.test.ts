@@ -1,0 +1,186 @@
+import fs from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
+import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
+import { bearer, buildTestApp, expectMatchesContract, makeFakeAppDir, type TestApp } from './helpers.ts';
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+function expectSecurityHeaders(headers: Record<string, unknown>): void {
+  expect(headers).toMatchObject(SECURITY_HEADERS);
+  const csp = String(headers['content-security-policy']);
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+}
+
+describe('the platform: routing, errors, headers, the app and the log', () => {
+  let t: TestApp;
+  let appDir: string;
+
+  beforeAll(async () => {
+    appDir = await makeFakeAppDir();
+  });
+  afterAll(async () => {
+    await fs.rm(appDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    t = await buildTestApp({ appDir });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('answers 501 not_implemented for an operation that is not built yet, after the bearer check', async () => {
+    const user = await t.createUser();
+    const token = await t.signIn(user.email);
+    const response = await t.app.inject({ url: '/api/smart_cards', headers: bearer(token) });
+    expect(response.statusCode).toBe(501);
+    expectMatchesContract('listSmartCards', 501, response.json());
+    expect(response.json()).toMatchObject({ code: 'not_implemented' });
+
+    const anonymous = await t.app.inject({ url: '/api/smart_cards' });
+    expect(anonymous.statusCode).toBe(401);
+    expectMatchesContract('listSmartCards', 401, anonymous.json());
+  });
+
+  it('answers a JSON error with a code for unknown routes and malformed JSON, never a stack trace', async () => {
+    const user = await t.createUser();
+    const token = await t.signIn(user.email);
+    const unknown = await t.app.inject({ url: '/api/nothing/here', headers: bearer(token) });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'not_found' });
+
+    const broken = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/profiles/update_settings',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: '{"settings": ',
+    });
+    expect(broken.statusCode).toBe(400);
+    expectMatchesContract('updateProfileSettings', 400, broken.json());
+    expect(broken.body).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  it('turns an unexpected failure into 500 internal_error without details, and logs it', async () => {
+    await t.close();
+    t = await buildTestApp({
+      handlers: {
+        listSmartCards: async () => {
+          throw new Error('database exploded at /secret/path.ts:12');
+        },
+      },
+    });
+    const user = await t.createUser();
+    const token = await t.signIn(user.email);
+    const response = await t.app.inject({ url: '/api/smart_cards', headers: bearer(token) });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      code: 'internal_error',
+      message: 'Something went wrong on the server.',
+    });
+    expect(t.logs()).toContain('database exploded');
+  });
+
+  it('sends the security headers on /api (with no-store), /sign_in, /app/ and errors', async () => {
+    const api = await t.app.inject({ url: '/api/profiles' });
+    expectSecurityHeaders(api.headers);
+    expect(api.headers['cache-control']).toBe('no-store');
+
+    const signIn = await t.app.inject({ url: '/sign_in' });
+    expectSecurityHeaders(signIn.headers);
+
+    const app = await t.app.inject({ url: '/app/' });
+    expect(app.statusCode).toBe(200);
+    expectSecurityHeaders(app.headers);
+
+    const missing = await t.app.inject({ url: '/nowhere' });
+    expectSecurityHeaders(missing.headers);
+  });
+
+  it('adds the S3 endpoint origin to img-src, connect-src and frame-src when S3 is configured', () => {
+    const config = loadConfig({ S3_BUCKET: 'paraph', S3_ENDPOINT: 'https://minio.example:9000/base' });
+    const csp = contentSecurityPolicy(config);
+    expect(csp).toContain("img-src 'self' data: blob: https://minio.example:9000;");
+    expect(csp).toContain("connect-src 'self' https://minio.example:9000;");
+    expect(csp).toContain("frame-src 'self' https://minio.example:9000;");
+    expect(csp).toContain("script-src 'self';");
+    expect(contentSecurityPolicy(loadConfig({}))).not.toContain('minio');
+  });
+
+  it('serves the built app: / and /app redirect to /app/, assets cached long, every other path gets index.html uncached', async () => {
+    const root = await t.app.inject({ url: '/' });
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/app/');
+    expect((await t.app.inject({ url: '/app' })).headers.location).toBe('/app/');
+
+    const index = await t.app.inject({ url: '/app/' });
+    expect(index.headers['content-type']).toMatch(/^text\/html/);
+    expect(index.headers['cache-control']).toBe('no-store');
+    expect(index.body).toContain('<div id="root">');
+
+    const deep = await t.app.inject({ url: '/app/documents/to-do?x=1' });
+    expect(deep.statusCode).toBe(200);
+    expect(deep.headers['cache-control']).toBe('no-store');
+    expect(deep.body).toContain('<div id="root">');
+
+    const asset = await t.app.inject({ url: '/app/assets/index-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.body).toContain('paraph');
+
+    const escape = await t.app.inject({ url: '/app/..%2F..%2Fetc%2Fpasswd' });
+    expect(escape.body).not.toContain('root:');
+  });
+
+  it('answers /app/ with 503 "Run npm run build first" when the app is not built', async () => {
+    await t.close();
+    t = await buildTestApp();
+    const response = await t.app.inject({ url: '/app/documents' });
+    expect(response.statusCode).toBe(503);
+    expect(response.body).toBe('Run npm run build first');
+    expectSecurityHeaders(response.headers);
+  });
+
+  it('never logs the Authorization header, a token, the session cookie or query strings', async () => {
+    const user = await t.createUser({ email: 'logged@example.test' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/sign_in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+    });
+    const cookie = signIn.cookies.find((entry) => entry.name === 'paraph_session')?.value ?? '';
+    expect(cookie).not.toBe('');
+    const token = (await t.app.inject({ url: '/api/tokens', cookies: { paraph_session: cookie } })).json<{
+      access_token: string;
+    }>().access_token;
+    await t.app.inject({ url: '/api/profiles', headers: bearer(token) });
+    await t.app.inject({ url: '/api/documents/active?search=confidential-term', headers: bearer(token) });
+    await t.app.inject({ url: '/storage/paraph/documents/x/original.pdf?X-Amz-Signature=deadbeefsecret' });
+    await t.app.inject({
+      url: '/api/log_out?return_to=%2Fapp%2Flogin%3Fsecret-return',
+      headers: bearer(token),
+      cookies: { paraph_session: cookie },
+    });
+
+    const logs = t.logs();
+    expect(logs).toContain('/api/profiles');
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(cookie);
+    expect(logs).not.toMatch(/authorization/i);
+    expect(logs).not.toMatch(/bearer/i);
+    expect(logs).not.toContain('deadbeefsecret');
+    expect(logs).not.toContain('secret-return');
+    expect(logs).not.toContain('confidential-term');
+    expect(logs).not.toContain(user.password);
+  });
+});

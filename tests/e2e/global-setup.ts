@@ -1,0 +1,45 @@
+// Starts the real server on a free port with a fresh data folder; the workers read PARAPH_URL.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const STATE_FILE = path.join(tmpdir(), 'paraph-e2e-server.json');
+
+export default async function globalSetup(): Promise<void> {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    throw new Error(`Chromium is missing at ${chromium}: install it with "apt-get install -y chromium".`);
+  }
+  if (!existsSync('dist/index.html')) {
+    throw new Error('The app is not built: run "npm run build" first (npm test does it).');
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PARAPH_DATA_DIR: dataDir, PARAPH_DEMO: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Paraph is running at (http:\/\/[^\s]+)\/app\//.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  child.stdout.removeAllListeners('data');
+  child.stderr.removeAllListeners('data');
+  // Keep draining so the server never blocks on a full pipe.
+  child.stdout.resume();
+  child.stderr.resume();
+  process.env.PARAPH_URL = url;
+  process.env.PARAPH_E2E_DATA_DIR = dataDir;
+  writeFileSync(STATE_FILE, JSON.stringify({ pid: child.pid, dataDir }));
+}
