@@ -1,0 +1,101 @@
+// The real server as `npm start` runs it, in a child process of its own, so a benchmark can measure that
+// process (its RSS) and a browser can talk to it without sharing an event loop with the measuring code.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export type ServerProcess = {
+  // The origin, e.g. http://localhost:41234 (no trailing slash).
+  origin: string;
+  pid: number;
+  dataDir: string;
+  stop(): Promise<void>;
+};
+
+export async function makeDataDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), `paraph-bench-${prefix}-`));
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+// Starts `node --import tsx server/main.ts` on a free port with the given data folder, which `stop()`
+// removes. The server's output is kept (for the error message should it fail to start) and drained.
+export async function startServer(options: {
+  dataDir: string;
+  demo: boolean;
+  env?: Record<string, string>;
+}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT_DIR,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PARAPH_DATA_DIR: options.dataDir,
+      PARAPH_DEMO: options.demo ? '1' : '0',
+      // Per-request info lines would only slow the server and flood the terminal.
+      PARAPH_LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+        child.kill('SIGKILL');
+        await waitForExit(child, STOP_TIMEOUT_MS);
+      }
+    }
+    await rm(options.dataDir, { recursive: true, force: true });
+  };
+  try {
+    const origin = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the server did not start in ${START_TIMEOUT_MS / 1000} s:\n${output}`)),
+        START_TIMEOUT_MS,
+      );
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        const match = /Paraph is running at (http:\/\/[^\s]+?)\/app\//.exec(output);
+        if (match?.[1] !== undefined) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited (${signal ?? code}) before it was ready:\n${output}`));
+      });
+    });
+    if (child.pid === undefined) throw new Error('the server process has no pid');
+    // Keep reading so the server never blocks on a full pipe; warnings still reach the terminal.
+    child.stdout?.removeAllListeners('data');
+    child.stderr?.removeAllListeners('data');
+    child.stdout?.resume();
+    child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[server] ${chunk.toString()}`));
+    return { origin, pid: child.pid, dataDir: options.dataDir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
