@@ -1,0 +1,250 @@
+// One document list screen (All, To Do, ..., Archive): search, sort, page links, selection, and the
+// loading / error / empty states of spec 000 §2 and §4 "List loading". Started when a list screen mounts
+// (with the category and, after an upload, the id to select), stopped when it unmounts.
+import { and, assign, fromPromise, setup } from 'xstate';
+import type {
+  DocumentCategory,
+  DocumentPage,
+  DocumentResource,
+  FetchPageInput,
+  ListLinks,
+  ListMeta,
+  ListSort,
+  SortDirection,
+} from './types';
+import { toErrorCode } from './types';
+
+export type DocumentListInput = { category: DocumentCategory; selectId?: string };
+
+export type DocumentListContext = {
+  category: DocumentCategory;
+  /** What the search box holds. */
+  search: string;
+  /** The trimmed term the shown page was asked with. */
+  appliedSearch: string;
+  sort: ListSort;
+  /** The pagination link to load; null loads the first page from category, search and sort. */
+  pageUrl: string | null;
+  documents: DocumentResource[];
+  links: ListLinks | null;
+  meta: ListMeta | null;
+  selectedIds: string[];
+  /** Selected once the next page arrives (after an upload or list.refresh { selectId }). */
+  pendingSelectId: string | null;
+  errorCode: string | null;
+  isSearch: boolean;
+};
+
+export type DocumentListEvent =
+  | { type: 'list.refresh'; selectId?: string }
+  | { type: 'search.changed'; term: string }
+  | { type: 'search.submit' }
+  | { type: 'search.clear' }
+  | { type: 'sort.changed'; direction: SortDirection }
+  | { type: 'page.first' }
+  | { type: 'page.prev' }
+  | { type: 'page.next' }
+  | { type: 'page.last' }
+  | { type: 'row.click'; id: string; toggle: boolean }
+  | { type: 'row.checkbox'; id: string }
+  | { type: 'selection.all' }
+  | { type: 'selection.none' };
+
+export const DEFAULT_SORT: ListSort = { column: 'created_at', direction: 'desc' };
+
+function fetchPageInput({ context }: { context: DocumentListContext }): FetchPageInput {
+  return {
+    category: context.category,
+    url: context.pageUrl,
+    search: context.appliedSearch,
+    sort: context.sort,
+  };
+}
+
+const pageOfOutput = ({ event }: { event: { output: DocumentPage } }) => ({ page: event.output });
+const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
+const termOfEvent = ({ event }: { event: { term: string } }) => ({ term: event.term });
+const directionOfEvent = ({ event }: { event: { direction: SortDirection } }) => ({
+  direction: event.direction,
+});
+const selectIdOfEvent = ({ event }: { event: { selectId?: string } }) => ({
+  selectId: event.selectId ?? null,
+});
+const rowOfEvent = ({ event }: { event: { id: string } }) => ({ id: event.id });
+const clickOfEvent = ({ event }: { event: { id: string; toggle: boolean } }) => ({
+  id: event.id,
+  toggle: event.toggle,
+});
+const prevLinkOfOutput = ({ event }: { event: { output: DocumentPage } }) => ({
+  url: event.output.links.prev,
+});
+const firstLink = ({ context }: { context: DocumentListContext }) => ({ url: context.links?.first ?? null });
+const prevLink = ({ context }: { context: DocumentListContext }) => ({ url: context.links?.prev ?? null });
+const nextLink = ({ context }: { context: DocumentListContext }) => ({ url: context.links?.next ?? null });
+const lastLink = ({ context }: { context: DocumentListContext }) => ({ url: context.links?.last ?? null });
+
+function keptSelection(context: DocumentListContext, documents: DocumentResource[]): string[] {
+  const ids = new Set(documents.map((document) => document.id));
+  if (context.pendingSelectId !== null && ids.has(context.pendingSelectId)) return [context.pendingSelectId];
+  return context.selectedIds.filter((id) => ids.has(id));
+}
+
+function toggled(ids: string[], id: string): string[] {
+  return ids.includes(id) ? ids.filter((selected) => selected !== id) : [...ids, id];
+}
+
+export const documentListMachine = setup({
+  types: {
+    context: {} as DocumentListContext,
+    events: {} as DocumentListEvent,
+    input: {} as DocumentListInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    fetchPage: fromPromise<DocumentPage, FetchPageInput>(async () => {
+      throw new Error('fetchPage not provided');
+    }),
+  },
+  actions: {
+    scrollToTop: () => {},
+    showPage: assign(({ context }, params: { page: DocumentPage }) => ({
+      documents: params.page.data,
+      links: params.page.links,
+      meta: params.page.meta,
+      selectedIds: keptSelection(context, params.page.data),
+      pendingSelectId: null,
+      errorCode: null,
+    })),
+    followLink: assign((_, params: { url: string | null }) => ({ pageUrl: params.url })),
+    rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
+    typeSearch: assign((_, params: { term: string }) => ({ search: params.term })),
+    applySearch: assign(({ context }) => {
+      const appliedSearch = context.search.trim();
+      return { appliedSearch, isSearch: appliedSearch !== '', pageUrl: null };
+    }),
+    clearSearch: assign({ search: '', appliedSearch: '', isSearch: false, pageUrl: null }),
+    changeSort: assign(({ context }, params: { direction: SortDirection }) => ({
+      sort: { ...context.sort, direction: params.direction },
+      pageUrl: null,
+    })),
+    selectLater: assign((_, params: { selectId: string | null }) => ({ pendingSelectId: params.selectId })),
+    selectOnly: assign((_, params: { id: string }) => ({ selectedIds: [params.id] })),
+    toggleRow: assign(({ context }, params: { id: string }) => ({
+      selectedIds: toggled(context.selectedIds, params.id),
+    })),
+    selectAll: assign(({ context }) => ({ selectedIds: context.documents.map((document) => document.id) })),
+    selectNone: assign({ selectedIds: [] }),
+  },
+  guards: {
+    // Spec 000 §4: an empty page beyond the last one (its documents were deleted) loads the previous link.
+    isPastLastPage: (_, params: { page: DocumentPage }) =>
+      params.page.data.length === 0 &&
+      params.page.meta.currentPage > params.page.meta.totalPages &&
+      params.page.links.prev !== null,
+    isEmptyPage: (_, params: { page: DocumentPage }) => params.page.data.length === 0,
+    isAfterFirstPage: ({ context }) => context.meta !== null && context.meta.currentPage > 1,
+    isBeforeLastPage: ({ context }) =>
+      context.meta !== null && context.meta.currentPage < context.meta.totalPages,
+    hasPrevLink: ({ context }) => Boolean(context.links?.prev),
+    hasNextLink: ({ context }) => Boolean(context.links?.next),
+    isListedRow: ({ context }, params: { id: string }) =>
+      context.documents.some((document) => document.id === params.id),
+    isToggleOnListedRow: ({ context }, params: { id: string; toggle: boolean }) =>
+      params.toggle && context.documents.some((document) => document.id === params.id),
+  },
+}).createMachine({
+  id: 'documentList',
+  context: ({ input }) => ({
+    category: input.category,
+    search: '',
+    appliedSearch: '',
+    sort: DEFAULT_SORT,
+    pageUrl: null,
+    documents: [],
+    links: null,
+    meta: null,
+    selectedIds: [],
+    pendingSelectId: input.selectId ?? null,
+    errorCode: null,
+    isSearch: false,
+  }),
+  initial: 'loading',
+  on: {
+    'list.refresh': { target: '.loading', actions: { type: 'selectLater', params: selectIdOfEvent } },
+    'search.changed': { actions: { type: 'typeSearch', params: termOfEvent } },
+    'search.submit': { target: '.loading', actions: 'applySearch' },
+    'search.clear': { target: '.loading', actions: 'clearSearch' },
+    'sort.changed': { target: '.loading', actions: { type: 'changeSort', params: directionOfEvent } },
+  },
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchPage',
+        src: 'fetchPage',
+        input: fetchPageInput,
+        onDone: [
+          {
+            guard: { type: 'isPastLastPage', params: pageOfOutput },
+            target: 'loading',
+            reenter: true,
+            actions: { type: 'followLink', params: prevLinkOfOutput },
+          },
+          {
+            guard: { type: 'isEmptyPage', params: pageOfOutput },
+            target: 'empty',
+            actions: { type: 'showPage', params: pageOfOutput },
+          },
+          { target: 'loaded', actions: { type: 'showPage', params: pageOfOutput } },
+        ],
+        onError: { target: 'failed', actions: { type: 'rememberError', params: codeOfError } },
+      },
+    },
+    loaded: {
+      initial: 'idle',
+      on: {
+        'page.first': {
+          guard: 'isAfterFirstPage',
+          target: 'loading',
+          actions: [{ type: 'followLink', params: firstLink }, 'scrollToTop'],
+        },
+        'page.prev': {
+          guard: and(['isAfterFirstPage', 'hasPrevLink']),
+          target: 'loading',
+          actions: [{ type: 'followLink', params: prevLink }, 'scrollToTop'],
+        },
+        'page.next': {
+          guard: and(['isBeforeLastPage', 'hasNextLink']),
+          target: 'loading',
+          actions: [{ type: 'followLink', params: nextLink }, 'scrollToTop'],
+        },
+        'page.last': {
+          guard: 'isBeforeLastPage',
+          target: 'loading',
+          actions: [{ type: 'followLink', params: lastLink }, 'scrollToTop'],
+        },
+        'row.click': [
+          {
+            guard: { type: 'isToggleOnListedRow', params: clickOfEvent },
+            actions: { type: 'toggleRow', params: rowOfEvent },
+          },
+          {
+            guard: { type: 'isListedRow', params: rowOfEvent },
+            actions: { type: 'selectOnly', params: rowOfEvent },
+          },
+        ],
+        'row.checkbox': {
+          guard: { type: 'isListedRow', params: rowOfEvent },
+          actions: { type: 'toggleRow', params: rowOfEvent },
+        },
+        'selection.all': { actions: 'selectAll' },
+        'selection.none': { actions: 'selectNone' },
+      },
+      states: {
+        idle: {},
+      },
+    },
+    empty: {},
+    failed: { tags: ['error'] },
+  },
+});

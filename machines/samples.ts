@@ -1,0 +1,98 @@
+// Representative data for the registry's events (machines/index.ts): what the gate, the QA path exporter
+// and view tests feed the machines. Plain values shaped like the API's answers; no behaviour.
+import type {
+  DocumentAttributes,
+  DocumentPage,
+  DocumentResource,
+  Profile,
+  SelectedFile,
+  UploadTicket,
+} from './types';
+
+export const SAMPLE_PROFILE: Profile = {
+  id: 'profile-ada',
+  fullName: 'Ada Lovelace',
+  initials: 'AL',
+  emailAddress: 'ada@paraph.test',
+  locale: 'en',
+  countryCode: 'GB',
+  incomingConnectionRequests: 1,
+  pendingSignFlows: 2,
+  welcomeScreenWatched: true,
+};
+
+export const SAMPLE_TICKET: UploadTicket = {
+  url: 'http://localhost:8080/storage/paraph',
+  key: 'uploads/profile-ada/0b7c7c1e-3f7c-4a53-9d4e-1f7a4c9b2e10.pdf',
+  acl: 'private',
+  policy: 'eyJleHBpcmF0aW9uIjoiMjAzMC0wMS0wMVQwMDowMDowMFoifQ==',
+  successActionStatus: '201',
+  xAmzCredential: 'paraph/20300101/us-east-1/s3/aws4_request',
+  xAmzSignature: '0'.repeat(64),
+  xAmzAlgorithm: 'AWS4-HMAC-SHA256',
+  xAmzDate: '20300101T000000Z',
+};
+
+export function sampleFile(name: string, type: string): SelectedFile {
+  const blob = new Blob(['%PDF-1.7\n'], { type });
+  return { name, type, size: blob.size, blob };
+}
+
+export function sampleDocument(id: string, attributes: Partial<DocumentAttributes> = {}): DocumentResource {
+  return {
+    id,
+    type: 'documents',
+    attributes: {
+      originalFilename: `${id}.pdf`,
+      state: 'uploaded',
+      createdAt: '2030-01-01T09:00:00.000Z',
+      humanFilesize: '12 KB',
+      creatorFullName: 'Ada Lovelace',
+      creatorEmailAddress: 'ada@paraph.test',
+      isOwner: true,
+      isSignFlow: false,
+      autodeletionAt: null,
+      showAutodeleteDate: false,
+      processing: false,
+      publicImagesFileUrls: [`http://localhost:8080/storage/paraph/pages/${id}/1.png`],
+      pdfUrl: `http://localhost:8080/storage/paraph/documents/${id}.pdf`,
+      pdfDownloadUrl: null,
+      currentUserCanSign: false,
+      currentUserSigned: false,
+      currentUserCanReview: false,
+      currentUserCanRefuse: false,
+      currentUserCanCreateSignFlow: true,
+      currentUserCanEditSignFlow: false,
+      currentUserCanCancel: false,
+      currentUserCanArchive: true,
+      currentUserCanDelete: true,
+      currentUserArchived: false,
+      signedCount: 0,
+      signatoryCount: 0,
+      reviewerCount: 0,
+      approvedCount: 0,
+      ...attributes,
+    },
+  };
+}
+
+const LIST_URL = '/api/documents/active?sort%5Bcolumn%5D=created_at&sort%5Bdirection%5D=desc';
+
+export function samplePage(
+  documents: DocumentResource[],
+  currentPage: number,
+  totalPages: number,
+): DocumentPage {
+  const link = (page: number) => `${LIST_URL}&page=${page}`;
+  return {
+    data: documents,
+    links: {
+      first: link(1),
+      prev: currentPage > 1 ? link(Math.min(currentPage - 1, totalPages)) : null,
+      self: link(currentPage),
+      next: currentPage < totalPages ? link(currentPage + 1) : null,
+      last: link(totalPages),
+    },
+    meta: { currentPage, totalPages, showAutodeleteDate: false },
+  };
+}

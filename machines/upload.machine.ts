@@ -1,0 +1,228 @@
+// One upload, spec 000 §4 "Upload": waiting for one PDF, uploading it (presigned POST to the store with
+// progress 0-100, then POST /documents), finished or error. Started when the documentUpload modal opens,
+// stopped when it closes; it ends by itself 3 s after finishing, or silently when the user cancels.
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { z } from 'zod';
+import {
+  toErrorCode,
+  type CreateDocumentInput,
+  type SelectedFile,
+  type SendToStorageInput,
+  type UploadTicket,
+} from './types';
+
+export type UploadContext = {
+  file: SelectedFile | null;
+  progress: number;
+  ticket: UploadTicket | null;
+  documentId: string | null;
+  errorCode: string | null;
+};
+
+export type UploadEvent =
+  | { type: 'file.selected'; files: SelectedFile[] }
+  | { type: 'upload.progress'; percent: number }
+  | { type: 'upload.stored' }
+  | { type: 'upload.failed'; code: string }
+  | { type: 'upload.retry' }
+  | { type: 'upload.cancel' };
+
+/** What sendToStorage sends back to the machine. */
+export type StorageEvent = Extract<
+  UploadEvent,
+  { type: 'upload.progress' | 'upload.stored' | 'upload.failed' }
+>;
+
+export const LIST_REFRESH_MS = 1_000;
+export const MODAL_CLOSE_MS = 3_000;
+
+// The spec accepts application/pdf only: a '.pdf' name with another or an empty type is refused.
+const PDF_FILE = z.object({ name: z.string(), type: z.literal('application/pdf'), size: z.number() });
+const ONE_PDF = z.tuple([PDF_FILE]);
+
+/** Where the store keeps the object: the presigned POST url joined with the key. */
+export function storedFileUrl(ticket: UploadTicket): string {
+  return `${ticket.url.replace(/\/+$/, '')}/${ticket.key}`;
+}
+
+/** Progress never goes back and stays within 0-100, whatever the transport reports. */
+export function nextProgress(current: number, reported: number): number {
+  const clamped = Number.isFinite(reported) ? Math.min(100, Math.max(0, reported)) : current;
+  return Math.max(current, Math.round(clamped));
+}
+
+const filesOfEvent = ({ event }: { event: { files: SelectedFile[] } }) => ({ files: event.files });
+const firstFileOfEvent = ({ event }: { event: { files: SelectedFile[] } }) => ({
+  file: event.files[0] ?? null,
+});
+const percentOfEvent = ({ event }: { event: { percent: number } }) => ({ percent: event.percent });
+const codeOfEvent = ({ event }: { event: { code: string } }) => ({ code: event.code });
+const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
+const ticketOfOutput = ({ event }: { event: { output: UploadTicket } }) => ({ ticket: event.output });
+const documentOfOutput = ({ event }: { event: { output: { id: string } } }) => ({
+  documentId: event.output.id,
+});
+const documentOfContext = ({ context }: { context: UploadContext }) => ({
+  documentId: context.documentId ?? '',
+});
+
+function sendToStorageInput({ context }: { context: UploadContext }): SendToStorageInput {
+  if (!context.ticket || !context.file) throw new Error('sendToStorage needs a ticket and a file');
+  return { ticket: context.ticket, file: context.file };
+}
+
+function createDocumentInput({ context }: { context: UploadContext }): CreateDocumentInput {
+  if (!context.ticket || !context.file) throw new Error('createDocument needs a ticket and a file');
+  return {
+    originalFilename: context.file.name,
+    fileUrl: storedFileUrl(context.ticket),
+    filename: context.ticket.key,
+  };
+}
+
+export const uploadMachine = setup({
+  types: {
+    context: {} as UploadContext,
+    events: {} as UploadEvent,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    requestUpload: fromPromise<UploadTicket>(async () => {
+      throw new Error('requestUpload not provided');
+    }),
+    // Reports upload.progress, then upload.stored or upload.failed; its cleanup aborts the POST.
+    sendToStorage: fromCallback<StorageEvent, SendToStorageInput>(() => {
+      throw new Error('sendToStorage not provided');
+    }),
+    createDocument: fromPromise<{ id: string }, CreateDocumentInput>(async () => {
+      throw new Error('createDocument not provided');
+    }),
+  },
+  actions: {
+    showDocument: (_, _params: { documentId: string }) => {},
+    refreshList: (_, _params: { documentId: string }) => {},
+    closeModal: () => {},
+    keepFile: assign((_, params: { file: SelectedFile | null }) => ({
+      file: params.file,
+      progress: 0,
+      ticket: null,
+      errorCode: null,
+    })),
+    restart: assign({ progress: 0, ticket: null, errorCode: null }),
+    rejectSelection: assign((_, params: { code: 'not_pdf' | 'one_file_only' }) => ({
+      errorCode: params.code,
+    })),
+    keepTicket: assign((_, params: { ticket: UploadTicket }) => ({ ticket: params.ticket })),
+    keepProgress: assign(({ context }, params: { percent: number }) => ({
+      progress: nextProgress(context.progress, params.percent),
+    })),
+    completeProgress: assign({ progress: 100 }),
+    keepDocument: assign((_, params: { documentId: string }) => ({ documentId: params.documentId })),
+    rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
+  },
+  guards: {
+    isOnePdf: (_, params: { files: SelectedFile[] }) => ONE_PDF.safeParse(params.files).success,
+    hasSeveralFiles: (_, params: { files: SelectedFile[] }) => params.files.length > 1,
+    hasOneFile: (_, params: { files: SelectedFile[] }) => params.files.length === 1,
+  },
+  delays: { LIST_REFRESH: LIST_REFRESH_MS, MODAL_CLOSE: MODAL_CLOSE_MS },
+}).createMachine({
+  id: 'upload',
+  context: { file: null, progress: 0, ticket: null, documentId: null, errorCode: null },
+  initial: 'waiting',
+  states: {
+    waiting: {
+      initial: 'idle',
+      on: {
+        // An empty selection (a dialog closed without a choice) matches no guard and changes nothing.
+        'file.selected': [
+          {
+            guard: { type: 'isOnePdf', params: filesOfEvent },
+            target: 'uploading',
+            actions: { type: 'keepFile', params: firstFileOfEvent },
+          },
+          {
+            guard: { type: 'hasSeveralFiles', params: filesOfEvent },
+            target: '.rejected',
+            actions: { type: 'rejectSelection', params: { code: 'one_file_only' } },
+          },
+          {
+            guard: { type: 'hasOneFile', params: filesOfEvent },
+            target: '.rejected',
+            actions: { type: 'rejectSelection', params: { code: 'not_pdf' } },
+          },
+        ],
+        'upload.cancel': { target: 'cancelled', actions: 'closeModal' },
+      },
+      states: {
+        idle: {},
+        rejected: { tags: ['error'] },
+      },
+    },
+    uploading: {
+      tags: ['busy'],
+      initial: 'requesting',
+      on: {
+        // Leaving the state stops the running actor, which aborts its request.
+        'upload.cancel': { target: 'cancelled', actions: 'closeModal' },
+      },
+      states: {
+        requesting: {
+          invoke: {
+            id: 'requestUpload',
+            src: 'requestUpload',
+            onDone: { target: 'sending', actions: { type: 'keepTicket', params: ticketOfOutput } },
+            onError: { target: '#upload.error', actions: { type: 'rememberError', params: codeOfError } },
+          },
+        },
+        sending: {
+          invoke: {
+            id: 'sendToStorage',
+            src: 'sendToStorage',
+            input: sendToStorageInput,
+            onError: {
+              target: '#upload.error',
+              actions: { type: 'rememberError', params: { code: 'storage' } },
+            },
+          },
+          on: {
+            'upload.progress': { actions: { type: 'keepProgress', params: percentOfEvent } },
+            'upload.stored': { target: 'creating', actions: 'completeProgress' },
+            'upload.failed': {
+              target: '#upload.error',
+              actions: { type: 'rememberError', params: codeOfEvent },
+            },
+          },
+        },
+        creating: {
+          invoke: {
+            id: 'createDocument',
+            src: 'createDocument',
+            input: createDocumentInput,
+            onDone: {
+              target: '#upload.finished',
+              actions: { type: 'keepDocument', params: documentOfOutput },
+            },
+            onError: { target: '#upload.error', actions: { type: 'rememberError', params: codeOfError } },
+          },
+        },
+      },
+    },
+    finished: {
+      entry: { type: 'showDocument', params: documentOfContext },
+      after: {
+        LIST_REFRESH: { actions: { type: 'refreshList', params: documentOfContext } },
+        MODAL_CLOSE: { target: 'closed', actions: 'closeModal' },
+      },
+    },
+    error: {
+      tags: ['error'],
+      on: {
+        'upload.retry': { target: 'uploading', actions: 'restart' },
+        'upload.cancel': { target: 'cancelled', actions: 'closeModal' },
+      },
+    },
+    cancelled: { type: 'final' },
+    closed: { type: 'final' },
+  },
+});
