@@ -1,0 +1,61 @@
+// The one API client. The middleware adds the bearer token to every call and reports a 401 to
+// whoever listens (the session, through src/app/): a 401 anywhere ends the session, except on the
+// profile poll and the token exchange, whose failures the session machine handles itself (spec 000 §6).
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../openapi/schema';
+import { errorFromResponse, isAbort, networkError } from './errors';
+
+export const ACCESS_TOKEN_KEY = 'access_token';
+
+export function readToken(): string | null {
+  try {
+    return window.localStorage.getItem(ACCESS_TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+const SESSION_OWNED_CALLS = new Set(['GET /profiles', 'GET /tokens']);
+
+export const authMiddleware: Middleware = {
+  onRequest({ request }) {
+    const token = readToken();
+    if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    return request;
+  },
+  onResponse({ request, response, schemaPath }) {
+    if (response.status !== 401) return undefined;
+    if (SESSION_OWNED_CALLS.has(`${request.method} ${schemaPath}`)) return undefined;
+    for (const listener of unauthorizedListeners) listener();
+    return undefined;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: '/api' });
+api.use(authMiddleware);
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** Resolves to the body of a successful call; rejects with an ApiError (or the abort, untouched). */
+export async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await call;
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw networkError();
+  }
+  if (!outcome.response.ok || outcome.error !== undefined) {
+    throw errorFromResponse(outcome.response.status, outcome.error);
+  }
+  // openapi-fetch leaves `data` undefined only for empty bodies (204), which callers type as void.
+  return outcome.data as T;
+}

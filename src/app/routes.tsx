@@ -1,0 +1,106 @@
+// The spec's route table (spec 001 §2) under the /app base. Public: login and auth. Everything else
+// renders inside the shell once the session has the profile; unknown paths go to /app/documents.
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { Busy } from '../views/busy';
+import { Shell } from '../views/shell/shell';
+import { categoryOfSlug } from '../views/documents/categories';
+import type { DocumentCategory } from '../../machines/types';
+import type { DocumentPageMode } from '../views/document/document-page';
+import { connectionsLogic, documentListLogic, documentLogic } from './compose';
+import { ErrorBoundary } from './error-boundary';
+import { Protected } from './protected';
+
+const LoginPage = lazy(() => import('../views/login/login-page').then((m) => ({ default: m.LoginPage })));
+const AuthPage = lazy(() => import('../views/login/auth-page').then((m) => ({ default: m.AuthPage })));
+const DocumentList = lazy(() =>
+  import('../views/documents/document-list').then((m) => ({ default: m.DocumentList })),
+);
+const DocumentPage = lazy(() =>
+  import('../views/document/document-page').then((m) => ({ default: m.DocumentPage })),
+);
+const ConnectionsPage = lazy(() =>
+  import('../views/connections/connections-page').then((m) => ({ default: m.ConnectionsPage })),
+);
+
+function Loading() {
+  const intl = useIntl();
+  return <Busy label={intl.formatMessage({ id: 'app.loading' })} />;
+}
+
+function ListRoute({ category }: { category: DocumentCategory }) {
+  const selectId = new URLSearchParams(useSearch()).get('selected') ?? undefined;
+  return <DocumentList key={category} logic={documentListLogic} category={category} selectId={selectId} />;
+}
+
+function CategoryRoute({ slug }: { slug: string | undefined }) {
+  const category = categoryOfSlug(slug);
+  return category ? <ListRoute category={category} /> : <Redirect to="/documents" replace />;
+}
+
+function DocumentRoute({ id, mode }: { id: string | undefined; mode: DocumentPageMode }) {
+  if (!id) return <Redirect to="/documents" replace />;
+  return <DocumentPage key={`${mode}:${id}`} id={id} mode={mode} logic={documentLogic} />;
+}
+
+function SignedIn({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  return (
+    <Protected>
+      <Shell>
+        <ErrorBoundary resetKey={location}>
+          <Suspense fallback={<Loading />}>{children}</Suspense>
+        </ErrorBoundary>
+      </Shell>
+    </Protected>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path="/login/:reason?">
+        {(params) => (
+          <Suspense fallback={<Loading />}>
+            <LoginPage reason={params.reason} />
+          </Suspense>
+        )}
+      </Route>
+      <Route path="/auth">
+        <Suspense fallback={<Loading />}>
+          <AuthPage />
+        </Suspense>
+      </Route>
+      <Route>
+        <SignedIn>
+          <Switch>
+            <Route path="/documents">
+              <ListRoute category="active" />
+            </Route>
+            <Route path="/documents/:category">{(params) => <CategoryRoute slug={params.category} />}</Route>
+            <Route path="/archive">
+              <ListRoute category="archived" />
+            </Route>
+            <Route path="/document/details/:id">
+              {(params) => <DocumentRoute id={params.id} mode="details" />}
+            </Route>
+            <Route path="/document/view/:id">
+              {(params) => <DocumentRoute id={params.id} mode="view" />}
+            </Route>
+            <Route path="/document/:id">{(params) => <DocumentRoute id={params.id} mode="full" />}</Route>
+            <Route path="/connections">
+              <Redirect to="/connections/users" replace />
+            </Route>
+            <Route path="/connections/users">
+              <ConnectionsPage logic={connectionsLogic} />
+            </Route>
+            <Route>
+              <Redirect to="/documents" replace />
+            </Route>
+          </Switch>
+        </SignedIn>
+      </Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,6 @@
+import { useSyncExternalStore } from 'react';
+import { getLocaleState, subscribeLocale, type LocaleState } from './locale';
+
+export function useLocaleState(): LocaleState {
+  return useSyncExternalStore(subscribeLocale, getLocaleState, getLocaleState);
+}

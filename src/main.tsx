@@ -1,0 +1,20 @@
+// Start-up (spec 001 §1): detect the language, start the inspector only when asked for, and mount the
+// app with the token found in local storage.
+import { createRoot } from 'react-dom/client';
+import './app/global.css';
+import { readToken } from './api/client';
+import { App } from './app/app';
+import { isInspectorRequested, startInspector } from './app/inspect';
+import { initLocale } from './i18n/locale';
+
+async function start(): Promise<void> {
+  await initLocale();
+  if (isInspectorRequested(window.location.search, import.meta.env.VITE_XSTATE_INSPECT)) {
+    await startInspector();
+  }
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  createRoot(container).render(<App storedToken={readToken()} />);
+}
+
+void start();

@@ -1,0 +1,67 @@
+// The upload machine's real actors. The file goes straight to the object store as a presigned POST
+// (decisions.md "Upload"): no auth header, fields in the policy's order, the file last.
+import { fromCallback, fromPromise } from 'xstate';
+import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
+import type { StorageEvent } from '../../machines/upload.machine';
+import { api, unwrap } from '../api/client';
+
+export const requestUpload = fromPromise<UploadTicket>(async ({ signal }) => {
+  const { data } = await unwrap(api.POST('/upload_requests', { signal }));
+  return data.attributes;
+});
+
+export function storageForm({ ticket, file }: SendToStorageInput): FormData {
+  const form = new FormData();
+  form.append('key', ticket.key);
+  form.append('acl', ticket.acl);
+  form.append('policy', ticket.policy);
+  form.append('success_action_status', ticket.successActionStatus);
+  form.append('X-Amz-Credential', ticket.xAmzCredential);
+  form.append('X-Amz-Signature', ticket.xAmzSignature);
+  form.append('X-Amz-Algorithm', ticket.xAmzAlgorithm);
+  form.append('X-Amz-Date', ticket.xAmzDate);
+  form.append('file', file.blob, file.name);
+  return form;
+}
+
+// XMLHttpRequest rather than fetch: only it reports upload progress.
+export const sendToStorage = fromCallback<StorageEvent, SendToStorageInput>(({ input, sendBack }) => {
+  const request = new XMLHttpRequest();
+  let isSettled = false;
+  const settle = (event: StorageEvent) => {
+    if (isSettled) return;
+    isSettled = true;
+    sendBack(event);
+  };
+  request.upload.onprogress = (event) => {
+    if (event.lengthComputable && event.total > 0) {
+      sendBack({ type: 'upload.progress', percent: (event.loaded / event.total) * 100 });
+    }
+  };
+  request.onload = () => {
+    settle(
+      request.status >= 200 && request.status < 300
+        ? { type: 'upload.stored' }
+        : { type: 'upload.failed', code: 'storage' },
+    );
+  };
+  request.onerror = () => settle({ type: 'upload.failed', code: 'network' });
+  request.open('POST', input.ticket.url);
+  request.send(storageForm(input));
+  return () => {
+    if (!isSettled) {
+      isSettled = true;
+      request.abort();
+    }
+  };
+});
+
+export const createDocument = fromPromise<{ id: string }, CreateDocumentInput>(async ({ input, signal }) => {
+  const { data } = await unwrap(
+    api.POST('/documents', {
+      body: { original_filename: input.originalFilename, file_url: input.fileUrl, filename: input.filename },
+      signal,
+    }),
+  );
+  return { id: data.id };
+});

@@ -1,0 +1,143 @@
+// The document page in its three routes (spec 000 §2): /document/:id shows the viewer beside the
+// details, /document/details/:id the details only (where the mobile list leads), /document/view/:id
+// the viewer only. One document actor per page; a load failure sends the user back to the list.
+import { Button, Caption1, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { ArrowLeft20Regular, DocumentPdf24Regular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { actorOptions } from '../../app/inspect';
+import { usePageTitle } from '../../app/page-title';
+import type { documentMachine } from '../../../machines/document.machine';
+import { useOwnerText, useStatusText } from '../documents/document-text';
+import { formatDateTime, truncateName } from '../format';
+import { DocumentViewer, type DocumentActor } from './document-viewer';
+
+export type DocumentPageMode = 'full' | 'details' | 'view';
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
+  top: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  title: { overflowWrap: 'anywhere', minWidth: 0 },
+  button: { minHeight: '40px' },
+  layout: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr) 360px',
+    gap: tokens.spacingHorizontalXXL,
+    alignItems: 'start',
+    // Spec 000 §9: the details panel is 360 px, 280 px on tablets; phones stack it under the viewer.
+    '@media (min-width: 768px) and (max-width: 959px)': { gridTemplateColumns: 'minmax(0, 1fr) 280px' },
+    '@media (max-width: 767px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
+  },
+  details: {
+    display: 'grid',
+    gridTemplateColumns: 'max-content minmax(0, 1fr)',
+    columnGap: tokens.spacingHorizontalL,
+    rowGap: tokens.spacingVerticalS,
+    margin: 0,
+  },
+  term: { color: tokens.colorNeutralForeground3 },
+  value: { margin: 0, overflowWrap: 'anywhere' },
+  panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
+});
+
+function Details({ document }: { document: DocumentActor }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const ownerText = useOwnerText();
+  const statusText = useStatusText();
+  const attributes = useSelector(document, (snapshot) => snapshot.context.document?.attributes ?? null);
+  if (!attributes) return null;
+  const rows: [string, string][] = [
+    [intl.formatMessage({ id: 'document.details.name' }), attributes.originalFilename],
+    [intl.formatMessage({ id: 'document.details.owner' }), ownerText(attributes)],
+    [intl.formatMessage({ id: 'document.details.size' }), attributes.humanFilesize],
+    [intl.formatMessage({ id: 'document.details.status' }), statusText(attributes)],
+    [intl.formatMessage({ id: 'document.details.uploaded' }), formatDateTime(intl, attributes.createdAt)],
+  ];
+  return (
+    <section aria-label={intl.formatMessage({ id: 'document.details.label' })}>
+      <dl className={styles.details}>
+        {rows.map(([term, value]) => (
+          <div key={term} style={{ display: 'contents' }}>
+            <dt>
+              <Caption1 className={styles.term}>{term}</Caption1>
+            </dt>
+            <dd className={styles.value}>
+              <Text>{value}</Text>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export function DocumentPage({
+  id,
+  mode,
+  logic,
+}: {
+  id: string;
+  mode: DocumentPageMode;
+  logic: typeof documentMachine;
+}) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const document = useActorRef(logic, actorOptions({ input: { documentId: id } }));
+  const name = useSelector(
+    document,
+    (snapshot) => snapshot.context.document?.attributes.originalFilename ?? null,
+  );
+  const isArchived = useSelector(
+    document,
+    (snapshot) => snapshot.context.document?.attributes.currentUserArchived ?? false,
+  );
+  usePageTitle(name ?? intl.formatMessage({ id: 'document.pageTitle' }));
+
+  // Spec 000 §2: back goes to the archive for a document the user archived; the full viewer goes back
+  // to the details page.
+  const back =
+    mode === 'view'
+      ? { href: `/document/details/${id}`, label: intl.formatMessage({ id: 'document.backToDetails' }) }
+      : { href: isArchived ? '/archive' : '/documents', label: intl.formatMessage({ id: 'document.back' }) };
+
+  return (
+    <article className={styles.page}>
+      <div className={styles.top}>
+        <Link href={back.href} asChild>
+          <Button as="a" appearance="subtle" className={styles.button} icon={<ArrowLeft20Regular />}>
+            {back.label}
+          </Button>
+        </Link>
+      </div>
+      <Title2 as="h1" className={styles.title} title={name ?? undefined}>
+        {name ? truncateName(name) : intl.formatMessage({ id: 'document.pageTitle' })}
+      </Title2>
+      {name === null ? (
+        <div className={styles.centered}>
+          <Spinner label={intl.formatMessage({ id: 'document.loading' })} />
+        </div>
+      ) : mode === 'details' ? (
+        <div className={styles.panel}>
+          <Details document={document} />
+          <Link href={`/document/view/${id}`} asChild>
+            <Button as="a" appearance="primary" className={styles.button} icon={<DocumentPdf24Regular />}>
+              {intl.formatMessage({ id: 'document.openViewer' })}
+            </Button>
+          </Link>
+        </div>
+      ) : mode === 'view' ? (
+        <DocumentViewer document={document} />
+      ) : (
+        <div className={styles.layout}>
+          <section aria-label={intl.formatMessage({ id: 'document.viewer.label' })}>
+            <DocumentViewer document={document} />
+          </section>
+          <Details document={document} />
+        </div>
+      )}
+    </article>
+  );
+}

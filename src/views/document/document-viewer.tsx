@@ -1,0 +1,71 @@
+import { lazy, Suspense, useState } from 'react';
+import { MessageBar, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import type { ActorRefFrom } from 'xstate';
+import type { documentMachine } from '../../../machines/document.machine';
+import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
+import { PageImages } from './page-images';
+
+// pdfjs-dist is loaded only when a PDF is actually drawn.
+const PdfViewer = lazy(() => import('../../pdf/pdf-viewer'));
+
+export type DocumentActor = ActorRefFrom<typeof documentMachine>;
+
+function Unavailable() {
+  const intl = useIntl();
+  return (
+    <MessageBar intent="warning" layout="multiline">
+      <MessageBarBody>
+        <MessageBarTitle>{intl.formatMessage({ id: 'document.viewer.unavailable.title' })}</MessageBarTitle>
+        {intl.formatMessage({ id: 'document.viewer.unavailable.text' })}
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
+
+export function DocumentViewer({ document }: { document: DocumentActor }) {
+  const intl = useIntl();
+  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const isTouch = useMediaQuery(TOUCH_QUERY);
+  const isProcessing = useSelector(document, (snapshot) => snapshot.matches('processing'));
+  const isUnavailable = useSelector(document, (snapshot) => snapshot.matches('unavailable'));
+  const isReady = useSelector(document, (snapshot) => snapshot.matches('ready'));
+  const attributes = useSelector(document, (snapshot) => snapshot.context.document?.attributes ?? null);
+  // A PDF that pdfjs cannot open falls back to the page images; this only remembers that it failed.
+  const [pdfFailedUrl, setPdfFailedUrl] = useState<string | null>(null);
+
+  if (isProcessing) {
+    return (
+      <MessageBar intent="info" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>{intl.formatMessage({ id: 'document.viewer.processing.title' })}</MessageBarTitle>
+          {intl.formatMessage({ id: 'document.viewer.processing.text' })}
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+  if (isUnavailable) return <Unavailable />;
+  if (!isReady || !attributes) return <Spinner label={intl.formatMessage({ id: 'document.loading' })} />;
+
+  const images = attributes.publicImagesFileUrls;
+  const pdfUrl = attributes.pdfUrl && attributes.pdfUrl !== pdfFailedUrl ? attributes.pdfUrl : null;
+  const prefersImages = isMobile || isTouch;
+
+  if (images.length > 0 && (prefersImages || !pdfUrl)) {
+    return <PageImages urls={images} name={attributes.originalFilename} />;
+  }
+  if (!pdfUrl) return <Unavailable />;
+  return (
+    <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'document.viewer.loadingPdf' })} />}>
+      <PdfViewer
+        url={pdfUrl}
+        loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
+        pageLabel={(page) =>
+          intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })
+        }
+        onFailure={() => setPdfFailedUrl(pdfUrl)}
+      />
+    </Suspense>
+  );
+}

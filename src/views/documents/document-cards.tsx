@@ -1,0 +1,63 @@
+// Under 768 px the list is a column of cards; a tap opens the details page (spec 000 §2).
+import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { formatDateTime, truncateName } from '../format';
+import { useOwnerText, useStatusText } from './document-text';
+import type { DocumentListActor } from './list-actor';
+
+const useStyles = makeStyles({
+  list: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+  },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXXS,
+    minHeight: '40px',
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorNeutralForeground1,
+    textDecoration: 'none',
+    overflowWrap: 'anywhere',
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}` },
+  },
+  name: { fontWeight: tokens.fontWeightSemibold },
+  meta: { color: tokens.colorNeutralForeground3 },
+});
+
+export function DocumentCards({ list }: { list: DocumentListActor }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const ownerText = useOwnerText();
+  const statusText = useStatusText();
+  const documents = useSelector(list, (snapshot) => snapshot.context.documents);
+  return (
+    <ul className={styles.list} aria-label={intl.formatMessage({ id: 'documents.list.label' })}>
+      {documents.map((document) => {
+        const { attributes } = document;
+        return (
+          <li key={document.id}>
+            <Link href={`/document/details/${document.id}`} className={styles.card}>
+              <Text className={styles.name} title={attributes.originalFilename}>
+                {truncateName(attributes.originalFilename)}
+              </Text>
+              <Text>{statusText(attributes)}</Text>
+              <Caption1 className={styles.meta}>
+                {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
+              </Caption1>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,192 @@
+// One document list screen (All, a category, or the archive): heading, search and sort, the rows as a
+// table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
+// from the document-list actor it starts; it only sends events.
+import { useEffect, useRef } from 'react';
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { Open20Regular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import type { DocumentCategory } from '../../../machines/types';
+import { actorOptions } from '../../app/inspect';
+import { usePageTitle } from '../../app/page-title';
+import type { MessageId } from '../../i18n/messages';
+import { onListRefresh } from '../../services/list-events';
+import { FULL_TABLE_QUERY, MOBILE_QUERY, useMediaQuery } from '../use-media-query';
+import { DocumentCards } from './document-cards';
+import { DocumentTable } from './document-table';
+import type { DocumentListActor, DocumentListLogic } from './list-actor';
+import { ListToolbar } from './list-toolbar';
+import { Pager } from './pager';
+
+const TITLES: Record<DocumentCategory, MessageId> = {
+  active: 'documents.pageTitle.active',
+  to_do: 'documents.pageTitle.to_do',
+  in_progress: 'documents.pageTitle.in_progress',
+  done: 'documents.pageTitle.done',
+  failed: 'documents.pageTitle.failed',
+  uploaded: 'documents.pageTitle.uploaded',
+  archived: 'documents.pageTitle.archived',
+};
+
+const EMPTY_TEXTS: Record<DocumentCategory, MessageId> = {
+  active: 'documents.empty.active',
+  to_do: 'documents.empty.to_do',
+  in_progress: 'documents.empty.in_progress',
+  done: 'documents.empty.done',
+  failed: 'documents.empty.failed',
+  uploaded: 'documents.empty.uploaded',
+  archived: 'documents.empty.archived',
+};
+
+const useStyles = makeStyles({
+  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
+  selection: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    minHeight: '40px',
+  },
+  button: { minHeight: '40px' },
+  centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
+  empty: {
+    padding: `${tokens.spacingVerticalXXL} 0`,
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground2,
+  },
+  busy: { opacity: 0.6, transitionProperty: 'opacity', transitionDuration: '150ms' },
+});
+
+function SelectionBar({ list }: { list: DocumentListActor }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
+  if (selectedIds.length === 0) return null;
+  const [onlyId] = selectedIds;
+  return (
+    <div className={styles.selection} role="status">
+      {selectedIds.length === 1 && onlyId !== undefined ? (
+        <Link href={`/document/${onlyId}`} asChild>
+          <Button as="a" appearance="primary" className={styles.button} icon={<Open20Regular />}>
+            {intl.formatMessage({ id: 'documents.open' })}
+          </Button>
+        </Link>
+      ) : (
+        <Text>{intl.formatMessage({ id: 'documents.selection.count' }, { count: selectedIds.length })}</Text>
+      )}
+      <Button
+        appearance="subtle"
+        className={styles.button}
+        onClick={() => list.send({ type: 'selection.none' })}
+      >
+        {intl.formatMessage({ id: 'documents.selection.clear' })}
+      </Button>
+    </div>
+  );
+}
+
+function ListBody({ list, category }: { list: DocumentListActor; category: DocumentCategory }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const isFullTable = useMediaQuery(FULL_TABLE_QUERY);
+  const isLoading = useSelector(list, (snapshot) => snapshot.matches('loading'));
+  const isFailed = useSelector(list, (snapshot) => snapshot.matches('failed'));
+  const isEmpty = useSelector(list, (snapshot) => snapshot.matches('empty'));
+  const hasRows = useSelector(list, (snapshot) => snapshot.context.documents.length > 0);
+  const isSearch = useSelector(list, (snapshot) => snapshot.context.isSearch);
+  const appliedSearch = useSelector(list, (snapshot) => snapshot.context.appliedSearch);
+
+  if (isFailed) {
+    return (
+      <MessageBar intent="error" layout="multiline" role="alert">
+        <MessageBarBody>
+          <MessageBarTitle>
+            {intl.formatMessage({
+              id: isSearch ? 'documents.error.search.title' : 'documents.error.loading.title',
+            })}
+          </MessageBarTitle>
+          {intl.formatMessage({
+            id: isSearch ? 'documents.error.search.text' : 'documents.error.loading.text',
+          })}
+        </MessageBarBody>
+        <MessageBarActions>
+          <Button className={styles.button} onClick={() => list.send({ type: 'list.refresh' })}>
+            {intl.formatMessage({ id: 'common.retry' })}
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    );
+  }
+  if (isLoading && !hasRows) {
+    return (
+      <div className={styles.centered}>
+        <Spinner label={intl.formatMessage({ id: 'documents.loading' })} />
+      </div>
+    );
+  }
+  if (isEmpty) {
+    return (
+      <Text as="p" className={styles.empty}>
+        {appliedSearch
+          ? intl.formatMessage({ id: 'documents.empty.search' }, { term: appliedSearch })
+          : intl.formatMessage({ id: EMPTY_TEXTS[category] })}
+      </Text>
+    );
+  }
+  return (
+    <div className={isLoading ? styles.busy : undefined}>
+      {isMobile ? <DocumentCards list={list} /> : <DocumentTable list={list} showSelectAll={isFullTable} />}
+    </div>
+  );
+}
+
+export type DocumentListProps = {
+  logic: DocumentListLogic;
+  category: DocumentCategory;
+  selectId?: string | undefined;
+};
+
+export function DocumentList({ logic, category, selectId }: DocumentListProps) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const list = useActorRef(logic, actorOptions({ input: { category, ...(selectId ? { selectId } : {}) } }));
+  const title = intl.formatMessage({ id: TITLES[category] });
+  usePageTitle(title);
+
+  useEffect(
+    () => onListRefresh((id) => list.send({ type: 'list.refresh', ...(id ? { selectId: id } : {}) })),
+    [list],
+  );
+
+  // The actor took the first selectId as input; a later ?selected= (a second upload) asks it to reload.
+  const seenSelectId = useRef(selectId);
+  useEffect(() => {
+    if (selectId && selectId !== seenSelectId.current) list.send({ type: 'list.refresh', selectId });
+    seenSelectId.current = selectId;
+  }, [list, selectId]);
+
+  return (
+    <section className={styles.page} aria-labelledby="documents-heading">
+      <Title2 as="h1" id="documents-heading">
+        {title}
+      </Title2>
+      <ListToolbar list={list} />
+      <SelectionBar list={list} />
+      <ListBody list={list} category={category} />
+      <Pager list={list} />
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+// The list as a table from 768 px: a plain click selects one row, Ctrl/Cmd-click or the checkbox
+// toggles, select-all from 960 px (spec 000 §2 "Selection"). Selection lives in the machine.
+import type { KeyboardEvent, MouseEvent } from 'react';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  TableSelectionCell,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { formatDateTime, truncateName } from '../format';
+import { useOwnerText, useStatusText } from './document-text';
+import type { DocumentListActor } from './list-actor';
+
+const useStyles = makeStyles({
+  table: { width: '100%', tableLayout: 'fixed' },
+  selectColumn: { width: '44px' },
+  dateColumn: { width: '150px' },
+  statusColumn: { width: '20%' },
+  ownerColumn: { width: '16%' },
+  row: {
+    cursor: 'pointer',
+    animationName: {
+      from: { opacity: 0, transform: 'translateY(4px)' },
+      to: { opacity: 1, transform: 'none' },
+    },
+    animationDuration: '200ms',
+    animationFillMode: 'both',
+    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
+  wrap: { overflowWrap: 'anywhere' },
+});
+
+// Spec 000 §9: rows animate in 60 ms apart.
+const ROW_DELAY_MS = 60;
+
+function isToggleClick(event: MouseEvent | KeyboardEvent): boolean {
+  return event.ctrlKey || event.metaKey;
+}
+
+export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor; showSelectAll: boolean }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const ownerText = useOwnerText();
+  const statusText = useStatusText();
+  const documents = useSelector(list, (snapshot) => snapshot.context.documents);
+  const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
+  // The optional column needs the full table's width (960 px and up).
+  const showAutodelete =
+    useSelector(list, (snapshot) => snapshot.context.meta?.showAutodeleteDate ?? false) && showSelectAll;
+  const isBusy = useSelector(list, (snapshot) => snapshot.hasTag('busy'));
+
+  const selected = new Set(selectedIds);
+  const allSelected = documents.length > 0 && documents.every((document) => selected.has(document.id));
+  const someSelected = !allSelected && documents.some((document) => selected.has(document.id));
+
+  return (
+    <Table
+      className={styles.table}
+      role="grid"
+      aria-multiselectable
+      aria-label={intl.formatMessage({ id: 'documents.list.label' })}
+      aria-busy={isBusy}
+    >
+      <TableHeader>
+        <TableRow>
+          {showSelectAll ? (
+            <TableSelectionCell
+              className={styles.selectColumn}
+              type="checkbox"
+              checked={allSelected ? true : someSelected ? 'mixed' : false}
+              checkboxIndicator={{ 'aria-label': intl.formatMessage({ id: 'documents.selectAll' }) }}
+              onClick={() => list.send({ type: allSelected ? 'selection.none' : 'selection.all' })}
+            />
+          ) : (
+            <TableHeaderCell className={styles.selectColumn} aria-hidden />
+          )}
+          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.name' })}</TableHeaderCell>
+          <TableHeaderCell className={styles.statusColumn}>
+            {intl.formatMessage({ id: 'documents.column.status' })}
+          </TableHeaderCell>
+          <TableHeaderCell className={styles.dateColumn}>
+            {intl.formatMessage({ id: 'documents.column.uploaded' })}
+          </TableHeaderCell>
+          {showAutodelete && (
+            <TableHeaderCell className={styles.dateColumn}>
+              {intl.formatMessage({ id: 'documents.column.autodeletion' })}
+            </TableHeaderCell>
+          )}
+          <TableHeaderCell className={styles.ownerColumn}>
+            {intl.formatMessage({ id: 'documents.column.owner' })}
+          </TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {documents.map((document, index) => {
+          const { attributes } = document;
+          const isSelected = selected.has(document.id);
+          return (
+            <TableRow
+              key={document.id}
+              className={styles.row}
+              style={{ animationDelay: `${index * ROW_DELAY_MS}ms` }}
+              aria-selected={isSelected}
+              appearance={isSelected ? 'brand' : 'none'}
+              tabIndex={0}
+              onClick={(event) =>
+                list.send({ type: 'row.click', id: document.id, toggle: isToggleClick(event) })
+              }
+              onKeyDown={(event) => {
+                if (event.target !== event.currentTarget) return;
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  list.send({
+                    type: 'row.click',
+                    id: document.id,
+                    toggle: isToggleClick(event) || event.key === ' ',
+                  });
+                }
+              }}
+            >
+              <TableSelectionCell
+                type="checkbox"
+                checked={isSelected}
+                checkboxIndicator={{
+                  'aria-label': intl.formatMessage(
+                    { id: 'documents.selectRow' },
+                    { name: attributes.originalFilename },
+                  ),
+                }}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  list.send({ type: 'row.checkbox', id: document.id });
+                }}
+              />
+              <TableCell className={styles.wrap}>
+                <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
+              </TableCell>
+              <TableCell className={styles.wrap}>{statusText(attributes)}</TableCell>
+              <TableCell>{formatDateTime(intl, attributes.createdAt)}</TableCell>
+              {showAutodelete && (
+                <TableCell>
+                  {attributes.autodeletionAt ? formatDateTime(intl, attributes.autodeletionAt) : ''}
+                </TableCell>
+              )}
+              <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,34 @@
+import type { IntlShape } from 'react-intl';
+
+export const NAME_DISPLAY_LIMIT = 100;
+
+/** Cuts a long file name at 100 characters with an ellipsis (spec 000 §2); the full name goes in a title. */
+export function truncateName(name: string, limit = NAME_DISPLAY_LIMIT): string {
+  const characters = Array.from(name);
+  return characters.length > limit ? `${characters.slice(0, limit).join('')}…` : name;
+}
+
+/**
+ * Dates as spec 000 §9 writes them: en 'MMM d yyyy, HH:mm', fr and es 'd MMM yyyy, HH:mm'. Intl has no
+ * pattern API, so the parts come from react-intl in the user's locale and are put in the spec's order.
+ */
+export function formatDateTime(intl: IntlShape, value: string | Date): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return '';
+  const parts = intl.formatDateToParts(date, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const time = `${part('hour')}:${part('minute')}`;
+  const day = part('day');
+  const month = part('month');
+  const year = part('year');
+  return intl.locale.startsWith('en')
+    ? `${month} ${day} ${year}, ${time}`
+    : `${day} ${month} ${year}, ${time}`;
+}

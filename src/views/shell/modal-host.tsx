@@ -1,0 +1,66 @@
+// The dialogs the modal machine opens by name. This module loads with the first opening (none is on
+// the first screen's path), then stays mounted so that closing animates and restores the page.
+import { lazy, Suspense, useMemo } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+} from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { composeUpload } from '../../app/compose';
+import { useModalActor } from '../../app/modal-context';
+
+const UploadModal = lazy(() =>
+  import('../upload/upload-modal').then((module) => ({ default: module.UploadModal })),
+);
+
+function UploadModalHost() {
+  const modal = useModalActor();
+  const logic = useMemo(() => composeUpload(modal), [modal]);
+  return (
+    <Suspense fallback={null}>
+      <UploadModal logic={logic} />
+    </Suspense>
+  );
+}
+
+function UnknownModal() {
+  const intl = useIntl();
+  const modal = useModalActor();
+  const isUnknown = useSelector(modal, (snapshot) => snapshot.matches('unknown'));
+  return (
+    <Dialog
+      open={isUnknown}
+      onOpenChange={(_event, data) => {
+        if (!data.open) modal.send({ type: data.type === 'escapeKeyDown' ? 'key.escape' : 'modal.close' });
+      }}
+    >
+      <DialogSurface style={{ width: 520, maxWidth: 'calc(100vw - 32px)' }}>
+        <DialogBody>
+          <DialogTitle>{intl.formatMessage({ id: 'common.error.generic' })}</DialogTitle>
+          <DialogContent>{intl.formatMessage({ id: 'app.notFound.modal' })}</DialogContent>
+          <DialogActions>
+            <Button style={{ minHeight: 40 }} onClick={() => modal.send({ type: 'modal.close' })}>
+              {intl.formatMessage({ id: 'common.close' })}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** Every dialog stays mounted once loaded and follows the modal machine's state. */
+export function ModalHost() {
+  return (
+    <>
+      <UploadModalHost />
+      <UnknownModal />
+    </>
+  );
+}

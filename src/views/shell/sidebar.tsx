@@ -1,0 +1,134 @@
+import { Button, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { ArrowUpload20Regular } from '@fluentui/react-icons';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'wouter';
+import { useModalActor } from '../../app/modal-context';
+import { SessionContext } from '../../app/session';
+import { isActive, NAV_ITEMS, type BadgeSource } from './nav-items';
+import { UserMenu } from './user-menu';
+
+export const APP_VERSION = 'v2.34.1';
+
+const useStyles = makeStyles({
+  sidebar: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalL,
+    padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalM}`,
+    boxSizing: 'border-box',
+    height: '100%',
+  },
+  upload: { minHeight: '40px', width: '100%' },
+  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
+  link: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    minHeight: '40px',
+    padding: `0 ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusMedium,
+    color: tokens.colorNeutralForeground2,
+    textDecoration: 'none',
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, color: tokens.colorNeutralForeground1 },
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
+  active: {
+    backgroundColor: tokens.colorNeutralBackground1Selected,
+    color: tokens.colorBrandForeground1,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  label: { flexGrow: 1 },
+  badge: {
+    minWidth: '20px',
+    height: '20px',
+    padding: '0 6px',
+    boxSizing: 'border-box',
+    borderRadius: '10px',
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    fontSize: tokens.fontSizeBase100,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  srOnly: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
+  version: { marginTop: 'auto', color: tokens.colorNeutralForeground3 },
+});
+
+function useBadgeCount(source: BadgeSource | undefined): number {
+  return SessionContext.useSelector((snapshot) => (source ? (snapshot.context.profile?.[source] ?? 0) : 0));
+}
+
+function NavLink({ item, onNavigate }: { item: (typeof NAV_ITEMS)[number]; onNavigate?: () => void }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const [location] = useLocation();
+  const count = useBadgeCount(item.badge?.source);
+  const active = isActive(item, location);
+  const Icon = item.icon;
+  return (
+    <li>
+      <Link
+        href={item.path}
+        className={mergeClasses(styles.link, active && styles.active)}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+      >
+        <Icon aria-hidden />
+        <span className={styles.label}>{intl.formatMessage({ id: item.label })}</span>
+        {item.badge && count > 0 && (
+          <>
+            <span className={styles.badge} aria-hidden>
+              {count > 99 ? '99+' : count}
+            </span>
+            <span className={styles.srOnly}>{intl.formatMessage({ id: item.badge.label }, { count })}</span>
+          </>
+        )}
+      </Link>
+    </li>
+  );
+}
+
+export function Sidebar({ showUserMenu, onNavigate }: { showUserMenu: boolean; onNavigate?: () => void }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const modal = useModalActor();
+  return (
+    <div className={styles.sidebar}>
+      {showUserMenu && <UserMenu />}
+      <Button
+        appearance="primary"
+        icon={<ArrowUpload20Regular />}
+        className={styles.upload}
+        onClick={() => {
+          onNavigate?.();
+          modal.send({ type: 'modal.open', name: 'documentUpload' });
+        }}
+      >
+        {intl.formatMessage({ id: 'shell.upload' })}
+      </Button>
+      <nav aria-label={intl.formatMessage({ id: 'shell.nav.label' })}>
+        <ul className={styles.list}>
+          {NAV_ITEMS.map((item) => (
+            <NavLink key={item.path} item={item} {...(onNavigate ? { onNavigate } : {})} />
+          ))}
+        </ul>
+      </nav>
+      <Text
+        size={200}
+        className={styles.version}
+        title={intl.formatMessage({ id: 'shell.version' }, { version: APP_VERSION })}
+      >
+        {APP_VERSION}
+      </Text>
+    </div>
+  );
+}

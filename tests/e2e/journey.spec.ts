@@ -1,0 +1,89 @@
+// The first journey of [1/6], as a person does it: sign in through the server's page, see the list,
+// upload a PDF made by code, find it selected, open it in the viewer, log out.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { makePdf } from '../fixtures/pdfs.ts';
+import { baseUrl, signIn, snap } from './support.ts';
+
+async function writeFixture(name: string, bytes: Uint8Array | string): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-files-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }) => {
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+
+  await page.goto(`${baseUrl()}/app/`);
+  await expect(page).toHaveURL(/\/app\/login/);
+  await expect(page.getByRole('heading', { name: 'Digital document signing' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await snap(page, 'login');
+
+  await signIn(page, 'ada@paraph.test');
+  const list = page.getByRole('grid', { name: 'Documents' });
+  await expect(list).toBeVisible();
+  // The seeded demo documents are there, each owned by Ada and marked as hers.
+  await expect(list.getByText('Ada Lovelace (you)').first()).toBeVisible();
+  await expect(page).toHaveTitle(/ · Paraph$/);
+  await expectNoSeriousAxeViolations(page);
+  await snap(page, 'documents');
+
+  await page.getByRole('button', { name: 'Upload' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Upload a document' });
+  await expect(dialog).toBeVisible();
+  await snap(page, 'upload-modal');
+
+  // A file that is not a PDF is refused before any call is made.
+  let storageCalls = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('/upload_requests') || request.url().includes('/storage/')) storageCalls += 1;
+  });
+  const textFile = await writeFixture('notes.txt', 'just some notes');
+  await dialog.locator('input[type=file]').setInputFiles(textFile);
+  await expect(dialog.getByText('Only PDF files can be uploaded.')).toBeVisible();
+  expect(storageCalls).toBe(0);
+
+  const pdfFile = await writeFixture('Quarterly report.pdf', await makePdf({ pages: 2, text: 'Quarterly report' }));
+  await dialog.locator('input[type=file]').setInputFiles(pdfFile);
+  await expect(dialog.getByRole('progressbar')).toBeVisible();
+  await expect(dialog.getByText('Quarterly report.pdf has been uploaded.')).toBeVisible();
+  expect(storageCalls).toBeGreaterThanOrEqual(2);
+  // The modal closes by itself after 3 s, and the new document is the selected row.
+  await expect(dialog).toBeHidden({ timeout: 10_000 });
+  const newRow = list.getByRole('row', { name: /Quarterly report\.pdf/ });
+  await expect(newRow).toHaveAttribute('aria-selected', 'true');
+  await snap(page, 'documents-after-upload');
+
+  await page.getByRole('button', { name: 'Open document' }).first().click();
+  await expect(page).toHaveURL(/\/app\/document\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: 'Quarterly report.pdf' })).toBeVisible();
+  // Page images render in the background: first the processing notice, then the pages.
+  const viewer = page.getByRole('region', { name: 'Document pages' });
+  await expect(viewer).toBeVisible();
+  await expect(viewer.locator('canvas, img').first()).toBeVisible({ timeout: 30_000 });
+  await snap(page, 'document');
+
+  await page.getByRole('button', { name: /User menu/ }).first().click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/app\/login$/);
+  expect(await page.evaluate(() => window.localStorage.getItem('access_token'))).toBeNull();
+
+  // The token of that session no longer opens the app.
+  await page.goto(`${baseUrl()}/app/documents`);
+  await expect(page).toHaveURL(/\/app\/login/);
+  expect(cspViolations).toEqual([]);
+});

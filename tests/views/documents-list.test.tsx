@@ -1,0 +1,176 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import { documentListMachine } from '../../machines/document-list.machine';
+import { sampleDocument, samplePage } from '../../machines/samples';
+import type { DocumentPage, FetchPageInput } from '../../machines/types';
+import { ApiError } from '../../src/api/errors';
+import { DocumentList } from '../../src/views/documents/document-list';
+import { renderView } from './render';
+
+const OWN = sampleDocument('d-own', { originalFilename: 'Lease agreement.pdf', isOwner: true });
+const WAITING = sampleDocument('d-waiting', {
+  originalFilename: 'Supplier contract.pdf',
+  isOwner: false,
+  creatorFullName: 'Bob Builder',
+  creatorEmailAddress: 'bob@paraph.test',
+  state: 'awaiting_signs',
+  isSignFlow: true,
+  currentUserCanSign: true,
+  signedCount: 1,
+  signatoryCount: 3,
+});
+const LONG = sampleDocument('d-long', {
+  originalFilename: `${'a'.repeat(120)}.pdf`,
+  isOwner: false,
+  creatorFullName: null,
+});
+
+function listWith(fetch: (input: FetchPageInput) => Promise<DocumentPage>) {
+  const fetchPage = vi.fn(fetch);
+  const logic = documentListMachine.provide({
+    actors: { fetchPage: fromPromise<DocumentPage, FetchPageInput>(({ input }) => fetchPage(input)) },
+  });
+  return { logic, fetchPage };
+}
+
+const FIRST_OF_TWO = samplePage([OWN, WAITING, LONG], 1, 2);
+
+function rowOf(name: string): HTMLElement {
+  const row = screen.getByText(name).closest('tr');
+  if (!row) throw new Error(`no row for ${name}`);
+  return row;
+}
+
+describe('documents list', () => {
+  it('shows each document with its status, owner and page position', async () => {
+    const { logic } = listWith(async () => FIRST_OF_TWO);
+    renderView(<DocumentList logic={logic} category="active" />);
+
+    const grid = await screen.findByRole('grid', { name: 'Documents' });
+    expect(within(grid).getAllByRole('row')).toHaveLength(4);
+    expect(within(rowOf('Lease agreement.pdf')).getByText('Ada Lovelace (you)')).toBeTruthy();
+    const waiting = rowOf('Supplier contract.pdf');
+    expect(within(waiting).getByText('Bob Builder')).toBeTruthy();
+    expect(within(waiting).getByText('Waiting for you (1/3 signed)')).toBeTruthy();
+    expect(within(rowOf('Lease agreement.pdf')).getByText('Uploaded')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'All documents' })).toBeTruthy();
+    expect(document.title).toBe('All documents · Paraph');
+  });
+
+  it('cuts names over 100 characters and keeps the full name in the title', async () => {
+    const { logic } = listWith(async () => FIRST_OF_TWO);
+    renderView(<DocumentList logic={logic} category="active" />);
+
+    const shown = await screen.findByText(`${'a'.repeat(100)}…`);
+    expect(shown.getAttribute('title')).toBe(LONG.attributes.originalFilename);
+    // No full name: the e-mail address stands for the owner.
+    expect(within(rowOf(`${'a'.repeat(100)}…`)).getByText('ada@paraph.test')).toBeTruthy();
+  });
+
+  it('disables first and previous on page 1 of 2, and moves to the next page', async () => {
+    const { logic, fetchPage } = listWith(async (input) =>
+      input.url?.includes('page=2') ? samplePage([WAITING], 2, 2) : FIRST_OF_TWO,
+    );
+    const user = userEvent.setup();
+    renderView(<DocumentList logic={logic} category="active" />);
+
+    expect(await screen.findByText('Page 1 of 2')).toBeTruthy();
+    const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+    expect(button('First page').disabled).toBe(true);
+    expect(button('Previous page').disabled).toBe(true);
+    expect(button('Next page').disabled).toBe(false);
+    expect(button('Last page').disabled).toBe(false);
+
+    await user.click(button('Next page'));
+
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(fetchPage).toHaveBeenLastCalledWith(expect.objectContaining({ url: FIRST_OF_TWO.links.next }));
+    expect(button('Next page').disabled).toBe(true);
+    expect(button('Last page').disabled).toBe(true);
+    expect(button('First page').disabled).toBe(false);
+  });
+
+  it('says the documents could not be loaded when the first load fails', async () => {
+    const { logic } = listWith(async () => {
+      throw new ApiError({ code: 'server', status: 500 });
+    });
+    renderView(<DocumentList logic={logic} category="active" />);
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Documents could not be loaded')).toBeTruthy();
+    expect(within(alert).getByText('Try refreshing the page.')).toBeTruthy();
+    expect(screen.queryByText('An error occured during searching')).toBeNull();
+  });
+
+  it('says an error occured during searching when a search fails, and sends the trimmed term', async () => {
+    const { logic, fetchPage } = listWith(async (input) => {
+      if (input.search) throw new ApiError({ code: 'server', status: 500 });
+      return FIRST_OF_TWO;
+    });
+    const user = userEvent.setup();
+    renderView(<DocumentList logic={logic} category="active" />);
+    await screen.findByRole('grid');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), '  lease  ');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('An error occured during searching')).toBeTruthy();
+    expect(within(alert).queryByText('Documents could not be loaded')).toBeNull();
+    expect(fetchPage).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'lease' }));
+  });
+
+  it('selects one row on a plain click and toggles more with Ctrl-click', async () => {
+    const { logic } = listWith(async () => FIRST_OF_TWO);
+    const user = userEvent.setup();
+    renderView(<DocumentList logic={logic} category="active" />);
+    await screen.findByRole('grid');
+    const selected = () =>
+      screen
+        .getAllByRole('row')
+        .filter((row) => row.getAttribute('aria-selected') === 'true')
+        .map((row) => row.textContent);
+
+    await user.click(screen.getByText('Lease agreement.pdf'));
+    expect(selected()).toHaveLength(1);
+    expect(rowOf('Lease agreement.pdf').getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('link', { name: 'Open document' }).getAttribute('href')).toBe('/document/d-own');
+
+    await user.keyboard('{Control>}');
+    await user.click(screen.getByText('Supplier contract.pdf'));
+    await user.keyboard('{/Control}');
+    expect(selected()).toHaveLength(2);
+    expect(screen.getByText('2 documents selected')).toBeTruthy();
+
+    await user.click(screen.getByText('Supplier contract.pdf'));
+    expect(selected()).toHaveLength(1);
+    expect(rowOf('Supplier contract.pdf').getAttribute('aria-selected')).toBe('true');
+    expect(rowOf('Lease agreement.pdf').getAttribute('aria-selected')).toBe('false');
+  });
+
+  it('selects every row with select-all and a row with its checkbox', async () => {
+    const { logic } = listWith(async () => FIRST_OF_TWO);
+    const user = userEvent.setup();
+    renderView(<DocumentList logic={logic} category="active" />);
+    await screen.findByRole('grid');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select Supplier contract.pdf' }));
+    expect(rowOf('Supplier contract.pdf').getAttribute('aria-selected')).toBe('true');
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select all documents on this page' }));
+    await waitFor(() => expect(screen.getByText('3 documents selected')).toBeTruthy());
+  });
+
+  it('shows the empty text of a search that found nothing', async () => {
+    const { logic } = listWith(async (input) => (input.search ? samplePage([], 1, 1) : FIRST_OF_TWO));
+    const user = userEvent.setup();
+    renderView(<DocumentList logic={logic} category="active" />);
+    await screen.findByRole('grid');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), 'nothing{Enter}');
+
+    expect(await screen.findByText('No documents match “nothing”.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,54 @@
+// jsdom lacks a few browser APIs Fluent UI and the views use. The stand-ins below behave like a
+// 1024 px wide desktop screen with a mouse, which is what most view tests describe.
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});
+
+function evaluateMediaQuery(query: string): boolean {
+  const width = window.innerWidth;
+  return query.split(/\s+and\s+/).every((part) => {
+    const min = /min-width:\s*(\d+)px/.exec(part);
+    if (min?.[1]) return width >= Number(min[1]);
+    const max = /max-width:\s*(\d+)px/.exec(part);
+    if (max?.[1]) return width <= Number(max[1]);
+    if (/pointer:\s*coarse/.test(part)) return false;
+    if (/prefers-reduced-motion:\s*reduce/.test(part)) return true;
+    return false;
+  });
+}
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string): MediaQueryList => ({
+    matches: evaluateMediaQuery(query),
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  });
+}
+
+class InertObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+  takeRecords(): [] {
+    return [];
+  }
+}
+
+if (!('ResizeObserver' in window)) {
+  Object.defineProperty(window, 'ResizeObserver', { value: InertObserver, writable: true });
+}
+if (!('IntersectionObserver' in window)) {
+  Object.defineProperty(window, 'IntersectionObserver', { value: InertObserver, writable: true });
+}
+if (!Element.prototype.scrollTo) {
+  Element.prototype.scrollTo = () => {};
+}
