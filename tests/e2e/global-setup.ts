@@ -1,10 +1,11 @@
 // Starts the real server on a free port with a fresh data folder; the workers read PARAPH_URL.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const STATE_FILE = path.join(tmpdir(), 'paraph-e2e-server.json');
+// Beside the run's own results, so two checkouts testing at once never share it.
+const STATE_FILE = path.resolve('test-results/.e2e-server.json');
 
 export default async function globalSetup(): Promise<void> {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,5 +42,6 @@ export default async function globalSetup(): Promise<void> {
   child.stderr.resume();
   process.env.PARAPH_URL = url;
   process.env.PARAPH_E2E_DATA_DIR = dataDir;
+  mkdirSync(path.dirname(STATE_FILE), { recursive: true });
   writeFileSync(STATE_FILE, JSON.stringify({ pid: child.pid, dataDir }));
 }

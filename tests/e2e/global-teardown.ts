@@ -1,9 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export default async function globalTeardown(): Promise<void> {
-  const stateFile = path.join(tmpdir(), 'paraph-e2e-server.json');
+  const stateFile = path.resolve('test-results/.e2e-server.json');
   const { pid, dataDir } = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
   try {
     process.kill(pid, 'SIGTERM');
