@@ -4,10 +4,18 @@
 // The model-based gate (tests/machines/gate.test.ts), the QA path exporter (scripts/paths.ts) and the
 // inspector read it, so a transition that no listed event can take fails the gate.
 import type { AnyStateMachine, EventObject } from 'xstate';
+import { connectionsMachine, type ConnectionsEvent } from './connections.machine';
 import { documentListMachine, type DocumentListEvent, type DocumentListInput } from './document-list.machine';
 import { documentMachine, type DocumentEvent, type DocumentInput } from './document.machine';
 import { modalMachine, type ModalEvent } from './modal.machine';
-import { SAMPLE_PROFILE, SAMPLE_TICKET, sampleDocument, sampleFile, samplePage } from './samples';
+import {
+  SAMPLE_PROFILE,
+  SAMPLE_TICKET,
+  sampleConnection,
+  sampleDocument,
+  sampleFile,
+  samplePage,
+} from './samples';
 import { sessionMachine, type SessionEvent, type SessionInput } from './session.machine';
 import { uploadMachine, type UploadEvent } from './upload.machine';
 
@@ -131,6 +139,16 @@ export const DOCUMENT_EVENTS = [
 
 export const DOCUMENT_INPUTS = [{ documentId: 'd1' }] as const satisfies readonly DocumentInput[];
 
+export const CONNECTIONS_EVENTS = [
+  { type: 'connections.reload' },
+  done('fetchConnections', [
+    sampleConnection('c1'),
+    sampleConnection('c2', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test', lastSeenAt: null }),
+  ]),
+  done('fetchConnections', []),
+  failed('fetchConnections', OFFLINE),
+] as const satisfies readonly (ConnectionsEvent | InternalEvent)[];
+
 export const MACHINES = {
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
   modal: { machine: modalMachine, events: MODAL_EVENTS },
@@ -141,9 +159,12 @@ export const MACHINES = {
     inputs: DOCUMENT_LIST_INPUTS,
   },
   document: { machine: documentMachine, events: DOCUMENT_EVENTS, inputs: DOCUMENT_INPUTS },
+  connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
 } satisfies Record<string, MachineEntry>;
 
 export type MachineName = keyof typeof MACHINES;
 
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
+export { connectionsMachine };
+export type { ConnectedProfile, Connection } from './connections.machine';
 export * from './types';

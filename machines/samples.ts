@@ -1,5 +1,6 @@
 // Representative data for the registry's events (machines/index.ts): what the gate, the QA path exporter
 // and view tests feed the machines. Plain values shaped like the API's answers; no behaviour.
+import type { ConnectedProfile, Connection } from './connections.machine';
 import type {
   DocumentAttributes,
   DocumentPage,
@@ -94,5 +95,19 @@ export function samplePage(
       last: link(totalPages),
     },
     meta: { currentPage, totalPages, showAutodeleteDate: false },
+  };
+}
+
+export function sampleConnection(id: string, profile: Partial<ConnectedProfile> = {}): Connection {
+  return {
+    id,
+    profile: {
+      id: `profile-${id}`,
+      fullName: 'Bob Builder',
+      emailAddress: 'bob@paraph.test',
+      initials: 'BB',
+      lastSeenAt: '2030-01-02T10:30:00.000Z',
+      ...profile,
+    },
   };
 }

@@ -1,21 +1,28 @@
 // The small shapes the machines exchange with their actors. They mirror the API contract
 // (docs/decisions.md, openapi/openapi.yaml) so that the real actors can hand API bodies over as they come;
 // once openapi/schema.d.ts exists these can be derived from it instead.
-import { z } from 'zod';
 
 /** What every actor rejects with: a stable code, never text (views turn codes into messages). */
 export type ApiFailure = { code: string; status?: number; field?: string };
 
-const API_FAILURE = z.object({
-  code: z.string().min(1),
-  status: z.number().int().optional(),
-  field: z.string().optional(),
-});
+// Hand-written rather than a schema: three fields do not justify shipping a validator on the first
+// screen's path (the [1/6] bundle budget).
+function readApiFailure(error: unknown): ApiFailure | null {
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return null;
+  const { code, status, field } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || code.length === 0) return null;
+  if (status !== undefined && !Number.isSafeInteger(status)) return null;
+  if (field !== undefined && typeof field !== 'string') return null;
+  return {
+    code,
+    ...(typeof status === 'number' ? { status } : {}),
+    ...(field !== undefined ? { field } : {}),
+  };
+}
 
 export function toApiFailure(error: unknown): ApiFailure {
-  const parsed = API_FAILURE.safeParse(error);
   // Anything that is not an ApiFailure (a TypeError from fetch, an abort) never reached the API.
-  return parsed.success ? parsed.data : { code: 'network' };
+  return readApiFailure(error) ?? { code: 'network' };
 }
 
 export function toErrorCode(error: unknown): string {

@@ -2,7 +2,6 @@
 // progress 0-100, then POST /documents), finished or error. Started when the documentUpload modal opens,
 // stopped when it closes; it ends by itself 3 s after finishing, or silently when the user cancels.
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import { z } from 'zod';
 import {
   toErrorCode,
   type CreateDocumentInput,
@@ -37,8 +36,15 @@ export const LIST_REFRESH_MS = 1_000;
 export const MODAL_CLOSE_MS = 3_000;
 
 // The spec accepts application/pdf only: a '.pdf' name with another or an empty type is refused.
-const PDF_FILE = z.object({ name: z.string(), type: z.literal('application/pdf'), size: z.number() });
-const ONE_PDF = z.tuple([PDF_FILE]);
+function isPdfFile(file: unknown): boolean {
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) return false;
+  const { name, type, size } = file as Record<string, unknown>;
+  return typeof name === 'string' && type === 'application/pdf' && Number.isFinite(size);
+}
+
+function isOnePdf(files: unknown): boolean {
+  return Array.isArray(files) && files.length === 1 && isPdfFile(files[0]);
+}
 
 /** Where the store keeps the object: the presigned POST url joined with the key. */
 export function storedFileUrl(ticket: UploadTicket): string {
@@ -121,7 +127,7 @@ export const uploadMachine = setup({
     rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
   },
   guards: {
-    isOnePdf: (_, params: { files: SelectedFile[] }) => ONE_PDF.safeParse(params.files).success,
+    isOnePdf: (_, params: { files: SelectedFile[] }) => isOnePdf(params.files),
     hasSeveralFiles: (_, params: { files: SelectedFile[] }) => params.files.length > 1,
     hasOneFile: (_, params: { files: SelectedFile[] }) => params.files.length === 1,
   },

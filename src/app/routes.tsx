@@ -8,7 +8,7 @@ import { Shell } from '../views/shell/shell';
 import { categoryOfSlug } from '../views/documents/categories';
 import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
-import { connectionsLogic, documentListLogic, documentLogic } from './compose';
+import { connectionsLogic, documentListLogic } from './compose';
 import { ErrorBoundary } from './error-boundary';
 import { Protected } from './protected';
 
@@ -17,9 +17,18 @@ const AuthPage = lazy(() => import('../views/login/auth-page').then((m) => ({ de
 const DocumentList = lazy(() =>
   import('../views/documents/document-list').then((m) => ({ default: m.DocumentList })),
 );
-const DocumentPage = lazy(() =>
-  import('../views/document/document-page').then((m) => ({ default: m.DocumentPage })),
-);
+// The document screen's machine is composed in its own module, so it loads with the screen.
+const DocumentPage = lazy(async () => {
+  const [page, compose] = await Promise.all([
+    import('../views/document/document-page'),
+    import('./compose-document'),
+  ]);
+  return {
+    default: (props: { id: string; mode: DocumentPageMode }) => (
+      <page.DocumentPage {...props} logic={compose.documentLogic} />
+    ),
+  };
+});
 const ConnectionsPage = lazy(() =>
   import('../views/connections/connections-page').then((m) => ({ default: m.ConnectionsPage })),
 );
@@ -41,7 +50,7 @@ function CategoryRoute({ slug }: { slug: string | undefined }) {
 
 function DocumentRoute({ id, mode }: { id: string | undefined; mode: DocumentPageMode }) {
   if (!id) return <Redirect to="/documents" replace />;
-  return <DocumentPage key={`${mode}:${id}`} id={id} mode={mode} logic={documentLogic} />;
+  return <DocumentPage key={`${mode}:${id}`} id={id} mode={mode} />;
 }
 
 function SignedIn({ children }: { children: ReactNode }) {

@@ -1,19 +1,25 @@
-// Read-only connections list for [1/6]; the connections machine of [3/6] takes over requests and groups.
+// The connections machine's real actors. `GET /connections` sends each connection with its profile in
+// `included`; the actor joins them so the machine sees one `{ id, profile }` per connection.
 import { fromPromise } from 'xstate';
+import type { Connection } from '../../machines/connections.machine';
 import { api, unwrap } from '../api/client';
 
-export type ConnectionRow = { id: string; fullName: string; emailAddress: string; lastSeenAt: string | null };
-
-export const fetchConnections = fromPromise<ConnectionRow[]>(async ({ signal }) => {
+export const fetchConnections = fromPromise<Connection[]>(async ({ signal }) => {
   const body = await unwrap(api.GET('/connections', { signal }));
   const profiles = new Map(body.included.map((profile) => [profile.id, profile.attributes]));
   return body.data.map((connection) => {
-    const profile = profiles.get(connection.relationships.profile.data.id);
+    const profileId = connection.relationships.profile.data.id;
+    const profile = profiles.get(profileId);
     return {
       id: connection.id,
-      fullName: profile?.fullName ?? connection.attributes.fullName,
-      emailAddress: profile?.emailAddress ?? connection.attributes.emailAddress,
-      lastSeenAt: profile?.lastSeenAt ?? null,
+      profile: {
+        id: profileId,
+        // The connection carries the name and e-mail too, for a profile the server left out.
+        fullName: profile?.fullName ?? connection.attributes.fullName,
+        emailAddress: profile?.emailAddress ?? connection.attributes.emailAddress,
+        initials: profile?.initials ?? '',
+        lastSeenAt: profile?.lastSeenAt ?? null,
+      },
     };
   });
 });

@@ -1,7 +1,11 @@
-// /app/connections/users, read-only for [1/6]: each connection's name, e-mail and when it was last
-// seen. [3/6] adds requests, groups and the connections machine that replaces this promise actor.
+// /app/connections/users: each connection's name, e-mail and when it was last seen, rendered from the
+// connections machine (a data error offers a retry). [3/6] adds requests and their actions to the same
+// machine and page.
+import type { CSSProperties } from 'react';
 import {
+  Button,
   MessageBar,
+  MessageBarActions,
   MessageBarBody,
   Spinner,
   Table,
@@ -17,11 +21,20 @@ import {
 } from '@fluentui/react-components';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
+import type { ActorRefFrom } from 'xstate';
+import type { connectionsMachine } from '../../../machines/connections.machine';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import type { fetchConnections } from '../../services/connections';
 import { formatDateTime } from '../format';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
+
+export type ConnectionsLogic = typeof connectionsMachine;
+type ConnectionsActor = ActorRefFrom<ConnectionsLogic>;
+
+// Spec 000 §9: connection rows animate in 100 ms apart.
+const ROW_DELAY_MS = 100;
+
+const rowDelay = (index: number): CSSProperties => ({ animationDelay: `${index * ROW_DELAY_MS}ms` });
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
@@ -43,83 +56,115 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     overflowWrap: 'anywhere',
   },
+  enter: {
+    animationName: {
+      from: { opacity: 0, transform: 'translateY(4px)' },
+      to: { opacity: 1, transform: 'none' },
+    },
+    animationDuration: '200ms',
+    animationFillMode: 'both',
+    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
+  },
   muted: { color: tokens.colorNeutralForeground3 },
   centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
 
-export function ConnectionsPage({ logic }: { logic: typeof fetchConnections }) {
+function useLastSeen() {
+  const intl = useIntl();
+  return (value: string | null) =>
+    value ? formatDateTime(intl, value) : intl.formatMessage({ id: 'connections.users.lastSeen.never' });
+}
+
+function ConnectionList({ connections, label }: { connections: ConnectionsActor; label: string }) {
   const styles = useStyles();
   const intl = useIntl();
+  const lastSeen = useLastSeen();
   const isMobile = useMediaQuery(MOBILE_QUERY);
-  const connections = useActorRef(logic, actorOptions({}));
-  const status = useSelector(connections, (snapshot) => snapshot.status);
-  const rows = useSelector(connections, (snapshot) => snapshot.output ?? []);
-  const title = intl.formatMessage({ id: 'connections.users.title' });
-  usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
+  const rows = useSelector(connections, (snapshot) => snapshot.context.connections);
 
-  const lastSeen = (value: string | null) =>
-    value ? formatDateTime(intl, value) : intl.formatMessage({ id: 'connections.users.lastSeen.never' });
-
-  let body;
-  if (status === 'active') {
-    body = (
-      <div className={styles.centered}>
-        <Spinner label={intl.formatMessage({ id: 'connections.users.loading' })} />
-      </div>
-    );
-  } else if (status === 'error') {
-    body = (
-      <MessageBar intent="error" role="alert">
-        <MessageBarBody>{intl.formatMessage({ id: 'connections.users.error' })}</MessageBarBody>
-      </MessageBar>
-    );
-  } else if (rows.length === 0) {
-    body = <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>;
-  } else if (isMobile) {
-    body = (
-      <ul className={styles.cards} aria-label={title}>
-        {rows.map((row) => (
-          <li key={row.id} className={styles.card}>
-            <Text weight="semibold">{row.fullName}</Text>
-            <Text>{row.emailAddress}</Text>
+  if (isMobile) {
+    return (
+      <ul className={styles.cards} aria-label={label}>
+        {rows.map(({ id, profile }, index) => (
+          <li key={id} className={`${styles.card} ${styles.enter}`} style={rowDelay(index)}>
+            <Text weight="semibold">{profile.fullName}</Text>
+            <Text>{profile.emailAddress}</Text>
             <Text size={200} className={styles.muted}>
-              {intl.formatMessage({ id: 'connections.users.column.lastSeen' })}: {lastSeen(row.lastSeenAt)}
+              {intl.formatMessage({ id: 'connections.users.column.lastSeen' })}:{' '}
+              {lastSeen(profile.lastSeenAt)}
             </Text>
           </li>
         ))}
       </ul>
     );
-  } else {
-    body = (
-      <Table className={styles.table} aria-label={title}>
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.name' })}</TableHeaderCell>
-            <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.email' })}</TableHeaderCell>
-            <TableHeaderCell>
-              {intl.formatMessage({ id: 'connections.users.column.lastSeen' })}
-            </TableHeaderCell>
+  }
+  return (
+    <Table className={styles.table} aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.name' })}</TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.email' })}</TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.lastSeen' })}</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map(({ id, profile }, index) => (
+          <TableRow key={id} className={styles.enter} style={rowDelay(index)}>
+            <TableCell className={styles.wrap}>{profile.fullName}</TableCell>
+            <TableCell className={styles.wrap}>{profile.emailAddress}</TableCell>
+            <TableCell>{lastSeen(profile.lastSeenAt)}</TableCell>
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id}>
-              <TableCell className={styles.wrap}>{row.fullName}</TableCell>
-              <TableCell className={styles.wrap}>{row.emailAddress}</TableCell>
-              <TableCell>{lastSeen(row.lastSeenAt)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function ConnectionsBody({ connections, label }: { connections: ConnectionsActor; label: string }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const isLoading = useSelector(connections, (snapshot) => snapshot.matches({ list: 'loading' }));
+  const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ list: 'failed' }));
+  const isEmpty = useSelector(connections, (snapshot) => snapshot.matches({ list: 'empty' }));
+
+  if (isLoading) {
+    return (
+      <div className={styles.centered}>
+        <Spinner label={intl.formatMessage({ id: 'connections.users.loading' })} />
+      </div>
     );
   }
+  if (isFailed) {
+    return (
+      <MessageBar intent="error" layout="multiline" role="alert">
+        <MessageBarBody>{intl.formatMessage({ id: 'connections.users.error' })}</MessageBarBody>
+        <MessageBarActions>
+          <Button onClick={() => connections.send({ type: 'connections.reload' })}>
+            {intl.formatMessage({ id: 'common.retry' })}
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    );
+  }
+  if (isEmpty) {
+    return <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>;
+  }
+  return <ConnectionList connections={connections} label={label} />;
+}
+
+export function ConnectionsPage({ logic }: { logic: ConnectionsLogic }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const connections = useActorRef(logic, actorOptions({}));
+  const title = intl.formatMessage({ id: 'connections.users.title' });
+  usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
 
   return (
     <section className={styles.page} aria-labelledby="connections-heading">
       <Title2 as="h1" id="connections-heading">
         {title}
       </Title2>
-      {body}
+      <ConnectionsBody connections={connections} label={title} />
     </section>
   );
 }

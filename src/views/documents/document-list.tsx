@@ -1,19 +1,8 @@
 // One document list screen (All, a category, or the archive): heading, search and sort, the rows as a
 // table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
 // from the document-list actor it starts; it only sends events.
-import { useEffect, useRef } from 'react';
-import {
-  Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  Spinner,
-  Text,
-  Title2,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Button, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { Open20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
@@ -23,12 +12,17 @@ import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
 import { onListRefresh } from '../../services/list-events';
+import { Busy } from '../busy';
 import { FULL_TABLE_QUERY, MOBILE_QUERY, useMediaQuery } from '../use-media-query';
 import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
 import type { DocumentListActor, DocumentListLogic } from './list-actor';
 import { ListToolbar } from './list-toolbar';
 import { Pager } from './pager';
+
+// The error state loads only when a load fails; the loading state uses the shell's light Busy rather
+// than Fluent's Spinner: neither weighs on the list's path.
+const ListError = lazy(() => import('./list-error').then((module) => ({ default: module.ListError })));
 
 const TITLES: Record<DocumentCategory, MessageId> = {
   active: 'documents.pageTitle.active',
@@ -60,7 +54,6 @@ const useStyles = makeStyles({
     minHeight: '40px',
   },
   button: { minHeight: '40px' },
-  centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
   empty: {
     padding: `${tokens.spacingVerticalXXL} 0`,
     textAlign: 'center',
@@ -111,31 +104,13 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
 
   if (isFailed) {
     return (
-      <MessageBar intent="error" layout="multiline" role="alert">
-        <MessageBarBody>
-          <MessageBarTitle>
-            {intl.formatMessage({
-              id: isSearch ? 'documents.error.search.title' : 'documents.error.loading.title',
-            })}
-          </MessageBarTitle>
-          {intl.formatMessage({
-            id: isSearch ? 'documents.error.search.text' : 'documents.error.loading.text',
-          })}
-        </MessageBarBody>
-        <MessageBarActions>
-          <Button className={styles.button} onClick={() => list.send({ type: 'list.refresh' })}>
-            {intl.formatMessage({ id: 'common.retry' })}
-          </Button>
-        </MessageBarActions>
-      </MessageBar>
+      <Suspense fallback={null}>
+        <ListError isSearch={isSearch} onRetry={() => list.send({ type: 'list.refresh' })} />
+      </Suspense>
     );
   }
   if (isLoading && !hasRows) {
-    return (
-      <div className={styles.centered}>
-        <Spinner label={intl.formatMessage({ id: 'documents.loading' })} />
-      </div>
-    );
+    return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
   }
   if (isEmpty) {
     return (

@@ -2,14 +2,15 @@
 // toggles, select-all from 960 px (spec 000 §2 "Selection"). Selection lives in the machine.
 import type { KeyboardEvent, MouseEvent } from 'react';
 import {
+  Checkbox,
   Table,
   TableBody,
   TableCell,
   TableHeader,
   TableHeaderCell,
   TableRow,
-  TableSelectionCell,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
@@ -21,6 +22,7 @@ import type { DocumentListActor } from './list-actor';
 const useStyles = makeStyles({
   table: { width: '100%', tableLayout: 'fixed' },
   selectColumn: { width: '44px' },
+  selectCell: { textAlign: 'center', whiteSpace: 'nowrap', padding: 0 },
   dateColumn: { width: '150px' },
   statusColumn: { width: '20%' },
   ownerColumn: { width: '16%' },
@@ -40,6 +42,27 @@ const useStyles = makeStyles({
 
 // Spec 000 §9: rows animate in 60 ms apart.
 const ROW_DELAY_MS = 60;
+
+/**
+ * A checkbox cell like Fluent's TableSelectionCell, which also bundles the radio indicator the list
+ * never uses onto the first screen's path. A click anywhere in the cell is the checkbox's.
+ */
+function SelectionCell({
+  checked,
+  label,
+  onClick,
+}: {
+  checked: boolean | 'mixed';
+  label: string;
+  onClick: (event: MouseEvent) => void;
+}) {
+  const styles = useStyles();
+  return (
+    <TableCell className={mergeClasses(styles.selectColumn, styles.selectCell)} onClick={onClick}>
+      <Checkbox checked={checked} aria-label={label} />
+    </TableCell>
+  );
+}
 
 function isToggleClick(event: MouseEvent | KeyboardEvent): boolean {
   return event.ctrlKey || event.metaKey;
@@ -72,11 +95,9 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
       <TableHeader>
         <TableRow>
           {showSelectAll ? (
-            <TableSelectionCell
-              className={styles.selectColumn}
-              type="checkbox"
+            <SelectionCell
               checked={allSelected ? true : someSelected ? 'mixed' : false}
-              checkboxIndicator={{ 'aria-label': intl.formatMessage({ id: 'documents.selectAll' }) }}
+              label={intl.formatMessage({ id: 'documents.selectAll' })}
               onClick={() => list.send({ type: allSelected ? 'selection.none' : 'selection.all' })}
             />
           ) : (
@@ -126,15 +147,12 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
                 }
               }}
             >
-              <TableSelectionCell
-                type="checkbox"
+              <SelectionCell
                 checked={isSelected}
-                checkboxIndicator={{
-                  'aria-label': intl.formatMessage(
-                    { id: 'documents.selectRow' },
-                    { name: attributes.originalFilename },
-                  ),
-                }}
+                label={intl.formatMessage(
+                  { id: 'documents.selectRow' },
+                  { name: attributes.originalFilename },
+                )}
                 onClick={(event) => {
                   event.stopPropagation();
                   list.send({ type: 'row.checkbox', id: document.id });

@@ -12,7 +12,7 @@ import {
 } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import { composeUpload } from '../../app/compose';
+import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
 
 const UploadModal = lazy(() =>
