@@ -2,7 +2,8 @@ import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 
-const API_ORIGIN = 'http://localhost:8080';
+// npm run dev starts the server on PORT (default 8080); the dev server proxies to it.
+const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
 
 // pdfjs-dist and konva are only reached through dynamic imports; naming their chunks keeps them
 // out of the entry chunk even if a shared module starts importing them by accident (bench/bundle checks it).
