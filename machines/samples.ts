@@ -32,7 +32,11 @@ export const SAMPLE_TICKET: UploadTicket = {
   xAmzSignature: '0'.repeat(64),
   xAmzAlgorithm: 'AWS4-HMAC-SHA256',
   xAmzDate: '20300101T000000Z',
+  maxFileSize: 52_428_800,
 };
+
+/** A ticket whose limit is below any sample file's size: the file must be refused before storage. */
+export const SAMPLE_TICKET_TINY_LIMIT: UploadTicket = { ...SAMPLE_TICKET, maxFileSize: 4 };
 
 export function sampleFile(name: string, type: string): SelectedFile {
   const blob = new Blob(['%PDF-1.7\n'], { type });

@@ -125,6 +125,8 @@ export type UploadTicket = {
   xAmzSignature: string;
   xAmzAlgorithm: string;
   xAmzDate: string;
+  /** The largest file the store accepts, in bytes: a larger one is refused before it is sent. */
+  maxFileSize: number;
 };
 
 /** A file the user picked or dropped; the blob is opaque to the machines. */

@@ -1,6 +1,8 @@
 // One upload, spec 000 §4 "Upload": waiting for one PDF, uploading it (presigned POST to the store with
 // progress 0-100, then POST /documents), finished or error. Started when the documentUpload modal opens,
 // stopped when it closes; it ends by itself 3 s after finishing, or silently when the user cancels.
+// A file larger than the ticket's maxFileSize never reaches the store: the store would take it in full
+// only to refuse it, and retrying the same file could never help, so retry then means choosing another.
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import {
   toErrorCode,
@@ -16,6 +18,8 @@ export type UploadContext = {
   ticket: UploadTicket | null;
   documentId: string | null;
   errorCode: string | null;
+  /** The size limit of the last ticket, in bytes; the view names it when a file is too large. */
+  maxFileSize: number | null;
 };
 
 export type UploadEvent =
@@ -31,6 +35,9 @@ export type StorageEvent = Extract<
   UploadEvent,
   { type: 'upload.progress' | 'upload.stored' | 'upload.failed' }
 >;
+
+/** The error code of a file over the size limit, whoever noticed it (this machine, the store, the API). */
+export const FILE_TOO_LARGE = 'file_too_large';
 
 export const LIST_REFRESH_MS = 1_000;
 export const MODAL_CLOSE_MS = 3_000;
@@ -65,6 +72,14 @@ const percentOfEvent = ({ event }: { event: { percent: number } }) => ({ percent
 const codeOfEvent = ({ event }: { event: { code: string } }) => ({ code: event.code });
 const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
 const ticketOfOutput = ({ event }: { event: { output: UploadTicket } }) => ({ ticket: event.output });
+const sizeOfOutput = ({ context, event }: { context: UploadContext; event: { output: UploadTicket } }) => ({
+  size: context.file?.size ?? Number.POSITIVE_INFINITY,
+  maxFileSize: event.output.maxFileSize,
+});
+const limitOfOutput = ({ event }: { event: { output: UploadTicket } }) => ({
+  maxFileSize: event.output.maxFileSize,
+});
+const codeOfContext = ({ context }: { context: UploadContext }) => ({ code: context.errorCode });
 const documentOfOutput = ({ event }: { event: { output: { id: string } } }) => ({
   documentId: event.output.id,
 });
@@ -115,10 +130,18 @@ export const uploadMachine = setup({
       errorCode: null,
     })),
     restart: assign({ progress: 0, ticket: null, errorCode: null }),
+    forgetFile: assign({ file: null, progress: 0, ticket: null, errorCode: null }),
     rejectSelection: assign((_, params: { code: 'not_pdf' | 'one_file_only' }) => ({
       errorCode: params.code,
     })),
-    keepTicket: assign((_, params: { ticket: UploadTicket }) => ({ ticket: params.ticket })),
+    keepTicket: assign((_, params: { ticket: UploadTicket }) => ({
+      ticket: params.ticket,
+      maxFileSize: params.ticket.maxFileSize,
+    })),
+    refuseTooLarge: assign((_, params: { maxFileSize: number }) => ({
+      errorCode: FILE_TOO_LARGE,
+      maxFileSize: params.maxFileSize,
+    })),
     keepProgress: assign(({ context }, params: { percent: number }) => ({
       progress: nextProgress(context.progress, params.percent),
     })),
@@ -130,11 +153,22 @@ export const uploadMachine = setup({
     isOnePdf: (_, params: { files: SelectedFile[] }) => isOnePdf(params.files),
     hasSeveralFiles: (_, params: { files: SelectedFile[] }) => params.files.length > 1,
     hasOneFile: (_, params: { files: SelectedFile[] }) => params.files.length === 1,
+    // A limit that is not a number refuses every file rather than letting the store cut it off.
+    isWithinSizeLimit: (_, params: { size: number; maxFileSize: number }) =>
+      params.size <= params.maxFileSize,
+    isTooLargeError: (_, params: { code: string | null }) => params.code === FILE_TOO_LARGE,
   },
   delays: { LIST_REFRESH: LIST_REFRESH_MS, MODAL_CLOSE: MODAL_CLOSE_MS },
 }).createMachine({
   id: 'upload',
-  context: { file: null, progress: 0, ticket: null, documentId: null, errorCode: null },
+  context: {
+    file: null,
+    progress: 0,
+    ticket: null,
+    documentId: null,
+    errorCode: null,
+    maxFileSize: null,
+  },
   initial: 'waiting',
   states: {
     waiting: {
@@ -177,7 +211,17 @@ export const uploadMachine = setup({
           invoke: {
             id: 'requestUpload',
             src: 'requestUpload',
-            onDone: { target: 'sending', actions: { type: 'keepTicket', params: ticketOfOutput } },
+            onDone: [
+              {
+                guard: { type: 'isWithinSizeLimit', params: sizeOfOutput },
+                target: 'sending',
+                actions: { type: 'keepTicket', params: ticketOfOutput },
+              },
+              {
+                target: '#upload.error',
+                actions: { type: 'refuseTooLarge', params: limitOfOutput },
+              },
+            ],
             onError: { target: '#upload.error', actions: { type: 'rememberError', params: codeOfError } },
           },
         },
@@ -224,7 +268,15 @@ export const uploadMachine = setup({
     error: {
       tags: ['error'],
       on: {
-        'upload.retry': { target: 'uploading', actions: 'restart' },
+        // The same file would be refused again: retrying a too-large file means choosing another.
+        'upload.retry': [
+          {
+            guard: { type: 'isTooLargeError', params: codeOfContext },
+            target: 'waiting',
+            actions: 'forgetFile',
+          },
+          { target: 'uploading', actions: 'restart' },
+        ],
         'upload.cancel': { target: 'cancelled', actions: 'closeModal' },
       },
     },

@@ -992,6 +992,11 @@ export interface components {
                 /** @enum {string} */
                 xAmzAlgorithm: "AWS4-HMAC-SHA256";
                 xAmzDate: string;
+                /**
+                 * @description The largest file the store accepts, in bytes (`PARAPH_MAX_UPLOAD_BYTES`, the policy's
+                 *     `content-length-range` maximum). The browser refuses a larger file before posting it.
+                 */
+                maxFileSize: number;
             };
         };
         UploadRequestResponse: {

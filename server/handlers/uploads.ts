@@ -71,6 +71,8 @@ async function createUploadRequest(req: FastifyRequest, reply: FastifyReply) {
         xAmzSignature: field(post.fields, 'x-amz-signature'),
         xAmzAlgorithm: field(post.fields, 'x-amz-algorithm'),
         xAmzDate: field(post.fields, 'x-amz-date'),
+        // The browser refuses a larger file at once instead of posting it for the store to cut off.
+        maxFileSize: deps.config.maxUploadBytes,
       },
     },
   };

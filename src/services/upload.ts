@@ -2,7 +2,7 @@
 // (decisions.md "Upload"): no auth header, fields in the policy's order, the file last.
 import { fromCallback, fromPromise } from 'xstate';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
-import type { StorageEvent } from '../../machines/upload.machine';
+import { FILE_TOO_LARGE, type StorageEvent } from '../../machines/upload.machine';
 import { api, unwrap } from '../api/client';
 
 export const requestUpload = fromPromise<UploadTicket>(async ({ signal }) => {
@@ -24,6 +24,14 @@ export function storageForm({ ticket, file }: SendToStorageInput): FormData {
   return form;
 }
 
+// S3 answers a refusal as `<Error><Code>...</Code>...</Error>`. The machine refuses a file over the limit
+// before sending it, but a store configured with a smaller limit than the API's still says so here, and
+// retrying the same file could never help, unlike any other storage failure.
+export function storageFailureCode(responseText: string): string {
+  const code = /<Code>\s*([^<]*?)\s*<\/Code>/.exec(responseText)?.[1];
+  return code === 'EntityTooLarge' ? FILE_TOO_LARGE : 'storage';
+}
+
 // XMLHttpRequest rather than fetch: only it reports upload progress.
 export const sendToStorage = fromCallback<StorageEvent, SendToStorageInput>(({ input, sendBack }) => {
   const request = new XMLHttpRequest();
@@ -42,7 +50,7 @@ export const sendToStorage = fromCallback<StorageEvent, SendToStorageInput>(({ i
     settle(
       request.status >= 200 && request.status < 300
         ? { type: 'upload.stored' }
-        : { type: 'upload.failed', code: 'storage' },
+        : { type: 'upload.failed', code: storageFailureCode(request.responseText) },
     );
   };
   request.onerror = () => settle({ type: 'upload.failed', code: 'network' });

@@ -18,6 +18,7 @@ type UploadAttributes = {
   xAmzSignature: string;
   xAmzAlgorithm: string;
   xAmzDate: string;
+  maxFileSize: number;
 };
 
 type DocumentBody = {
@@ -152,6 +153,8 @@ describe('upload', () => {
       successActionStatus: '201',
       xAmzAlgorithm: 'AWS4-HMAC-SHA256',
     });
+    // The limit the browser checks before posting is the one the policy enforces.
+    expect(upload.maxFileSize).toBe(t.config.maxUploadBytes);
     const policy = JSON.parse(Buffer.from(upload.policy, 'base64').toString('utf8')) as {
       expiration: string;
       conditions: unknown[];
@@ -168,6 +171,25 @@ describe('upload', () => {
       .executeTakeFirstOrThrow();
     expect(row.user_id).toBe(ada.id);
     expect(row.consumed_at).toBeNull();
+  });
+
+  it('reports the configured size limit, not a fixed one, as maxFileSize', async () => {
+    const small = await buildTestApp({ env: { PARAPH_MAX_UPLOAD_BYTES: '1000' } });
+    try {
+      const user = await small.createUser();
+      const response = await small.app.inject({
+        method: 'POST',
+        url: '/api/upload_requests',
+        headers: bearer(await small.signIn(user.email)),
+      });
+      expect(response.statusCode).toBe(201);
+      expectMatchesContract('createUploadRequest', 201, response.json());
+      expect(response.json<{ data: { attributes: UploadAttributes } }>().data.attributes.maxFileSize).toBe(
+        1000,
+      );
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses an upload request without a token', async () => {

@@ -1,6 +1,6 @@
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { SAMPLE_TICKET, sampleFile } from '../../machines/samples';
+import { SAMPLE_TICKET, SAMPLE_TICKET_TINY_LIMIT, sampleFile } from '../../machines/samples';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { nextProgress, uploadMachine, type StorageEvent } from '../../machines/upload.machine';
 import { controlledPromise, flush } from './support';
@@ -37,7 +37,9 @@ function startUpload() {
   return { actor, clock, requestUpload, createDocument, storage, effects };
 }
 
-async function uploadedToStorage() {
+type Upload = ReturnType<typeof startUpload>;
+
+async function uploadedToStorage(): Promise<Upload> {
   const upload = startUpload();
   upload.actor.send({ type: 'file.selected', files: [PDF] });
   upload.requestUpload.last().result.resolve(SAMPLE_TICKET);
@@ -144,6 +146,83 @@ describe('upload', () => {
     expect(actor.getSnapshot().matches({ uploading: 'requesting' })).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({ file: PDF, progress: 0, errorCode: null });
     expect(requestUpload.calls).toHaveLength(2);
+  });
+
+  it('refuses a file over the ticket limit without sending it to storage', async () => {
+    const { actor, requestUpload, storage, createDocument } = startUpload();
+    actor.send({ type: 'file.selected', files: [PDF] });
+    expect(PDF.size).toBeGreaterThan(SAMPLE_TICKET_TINY_LIMIT.maxFileSize);
+    requestUpload.last().result.resolve(SAMPLE_TICKET_TINY_LIMIT);
+    await flush();
+
+    expect(actor.getSnapshot().value).toBe('error');
+    expect(actor.getSnapshot().hasTag('error')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({
+      errorCode: 'file_too_large',
+      maxFileSize: SAMPLE_TICKET_TINY_LIMIT.maxFileSize,
+      progress: 0,
+    });
+    expect(storage.inputs).toEqual([]);
+    expect(createDocument.calls).toHaveLength(0);
+  });
+
+  it('sends a file exactly at the limit', async () => {
+    const { actor, requestUpload, storage } = startUpload();
+    actor.send({ type: 'file.selected', files: [PDF] });
+    const ticket = { ...SAMPLE_TICKET, maxFileSize: PDF.size };
+    requestUpload.last().result.resolve(ticket);
+    await flush();
+
+    expect(actor.getSnapshot().matches({ uploading: 'sending' })).toBe(true);
+    expect(actor.getSnapshot().context.maxFileSize).toBe(PDF.size);
+    expect(storage.inputs).toEqual([{ ticket, file: PDF }]);
+  });
+
+  it('goes back to choosing a file when a too-large file is retried, without a new request', async () => {
+    const { actor, requestUpload } = startUpload();
+    actor.send({ type: 'file.selected', files: [PDF] });
+    requestUpload.last().result.resolve(SAMPLE_TICKET_TINY_LIMIT);
+    await flush();
+
+    actor.send({ type: 'upload.retry' });
+
+    expect(actor.getSnapshot().matches({ waiting: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().hasTag('error')).toBe(false);
+    expect(actor.getSnapshot().context).toMatchObject({ file: null, ticket: null, errorCode: null });
+    expect(requestUpload.calls).toHaveLength(1);
+
+    const smaller = sampleFile('smaller.pdf', 'application/pdf');
+    actor.send({ type: 'file.selected', files: [smaller] });
+    expect(actor.getSnapshot().matches({ uploading: 'requesting' })).toBe(true);
+    expect(actor.getSnapshot().context.file).toBe(smaller);
+    expect(requestUpload.calls).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      'the store refuses the file as too large',
+      (upload: Upload) => upload.storage.report({ type: 'upload.failed', code: 'file_too_large' }),
+    ],
+    [
+      'the API refuses the stored file as too large',
+      async (upload: Upload) => {
+        upload.storage.report({ type: 'upload.stored' });
+        upload.createDocument.last().result.reject({ code: 'file_too_large', status: 422 });
+        await flush();
+      },
+    ],
+  ])('also offers another file when %s', async (_, refuse) => {
+    const upload = await uploadedToStorage();
+    await refuse(upload);
+    expect(upload.actor.getSnapshot().context).toMatchObject({
+      errorCode: 'file_too_large',
+      maxFileSize: SAMPLE_TICKET.maxFileSize,
+    });
+
+    upload.actor.send({ type: 'upload.retry' });
+
+    expect(upload.actor.getSnapshot().matches({ waiting: 'idle' })).toBe(true);
+    expect(upload.requestUpload.calls).toHaveLength(1);
   });
 
   it('keeps the API code when the server refuses the document', async () => {

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createIntl } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
 import { modalMachine } from '../../machines/modal.machine';
@@ -7,11 +8,18 @@ import { SAMPLE_TICKET } from '../../machines/samples';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { uploadMachine, type StorageEvent } from '../../machines/upload.machine';
 import { ModalContext } from '../../src/app/modal-context';
-import { UploadModal } from '../../src/views/upload/upload-modal';
+import { storageFailureCode } from '../../src/services/upload';
+import { formatSizeLimit, UploadModal } from '../../src/views/upload/upload-modal';
 import { renderView } from './render';
 
 const pdf = (name: string) => new File(['%PDF-1.7\n'], name, { type: 'application/pdf' });
 const text = (name: string) => new File(['hello'], name, { type: 'text/plain' });
+/** A PDF that reports `size` bytes without holding them (jsdom would have to allocate them). */
+function pdfOfSize(name: string, size: number): File {
+  const file = pdf(name);
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+}
 
 let modal: Actor<typeof modalMachine>;
 
@@ -23,8 +31,11 @@ beforeEach(() => {
 afterEach(() => modal.stop());
 
 /** The upload machine with fake effects: the storage POST reports `percent` and then waits forever. */
-function renderModal({ percent = 42 }: { percent?: number } = {}) {
-  const requestUpload = vi.fn(async (): Promise<UploadTicket> => SAMPLE_TICKET);
+function renderModal({
+  percent = 42,
+  ticket = SAMPLE_TICKET,
+}: { percent?: number; ticket?: UploadTicket } = {}) {
+  const requestUpload = vi.fn(async (): Promise<UploadTicket> => ticket);
   const sendToStorage = vi.fn((_input: SendToStorageInput, sendBack: (event: StorageEvent) => void) => {
     sendBack({ type: 'upload.progress', percent });
   });
@@ -85,6 +96,42 @@ describe('upload modal', () => {
     expect(sendToStorage.mock.calls[0]?.[0].file.name).toBe('contract.pdf');
   });
 
+  it('refuses a PDF over the limit at once, naming the limit, and offers another file', async () => {
+    const { requestUpload, sendToStorage } = renderModal();
+    expect(SAMPLE_TICKET.maxFileSize).toBe(50 * 1024 * 1024);
+    const user = userEvent.setup();
+
+    await user.upload(screen.getByLabelText('Choose a PDF'), pdfOfSize('scan.pdf', 60 * 1024 * 1024));
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('This file is larger than 50 MB. Upload a smaller PDF.')).toBeTruthy();
+    expect(sendToStorage).not.toHaveBeenCalled();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Choose another file' }));
+
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requestUpload).toHaveBeenCalledTimes(1);
+    await user.upload(screen.getByLabelText('Choose a PDF'), pdf('smaller.pdf'));
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    expect(requestUpload).toHaveBeenCalledTimes(2);
+    expect(sendToStorage.mock.calls.map(([input]) => input.file.name)).toEqual(['smaller.pdf']);
+  });
+
+  it('keeps "Try again" for a failure that the same file can get past', async () => {
+    const { requestUpload } = renderModal();
+    requestUpload.mockRejectedValueOnce({ code: 'internal_error', status: 500 });
+    const user = userEvent.setup();
+
+    await user.upload(screen.getByLabelText('Choose a PDF'), pdf('contract.pdf'));
+    await user.click(await screen.findByRole('button', { name: 'Try again' }));
+
+    expect(screen.queryByRole('button', { name: 'Choose another file' })).toBeNull();
+    expect(await screen.findByText('Uploading contract.pdf')).toBeTruthy();
+    expect(requestUpload).toHaveBeenCalledTimes(2);
+  });
+
   it('closes through the modal machine on Escape', async () => {
     renderModal();
     const user = userEvent.setup();
@@ -104,5 +151,33 @@ describe('upload modal', () => {
     await act(async () => {});
     expect(modal.getSnapshot().matches('closed')).toBe(true);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('formatSizeLimit', () => {
+  it.each([
+    ['en', 52_428_800, '50 MB'],
+    ['fr', 52_428_800, '50 Mo'],
+    ['en', 2.5 * 1024 * 1024, '2.5 MB'],
+  ])('in %s, %d bytes read as %s', (locale, bytes, expected) => {
+    // Some locales put a no-break space between the number and the unit.
+    expect(formatSizeLimit(createIntl({ locale }), bytes).replace(/\s/g, ' ')).toBe(expected);
+  });
+});
+
+describe('storageFailureCode', () => {
+  it('reads an S3 EntityTooLarge refusal as file_too_large', () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>EntityTooLarge</Code>' +
+      '<Message>Your proposed upload exceeds the maximum allowed size.</Message></Error>';
+    expect(storageFailureCode(xml)).toBe('file_too_large');
+  });
+
+  it.each([
+    ['another S3 error', '<Error><Code>AccessDenied</Code></Error>'],
+    ['an empty answer', ''],
+    ['a message that only mentions the code', '<Error><Message>EntityTooLarge</Message></Error>'],
+  ])('reads %s as a storage failure', (_, body) => {
+    expect(storageFailureCode(body)).toBe('storage');
   });
 });

@@ -21,9 +21,9 @@ import {
 } from '@fluentui/react-components';
 import { ArrowUpload24Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
 import type { SelectedFile } from '../../../machines/types';
-import type { uploadMachine } from '../../../machines/upload.machine';
+import { FILE_TOO_LARGE, type uploadMachine } from '../../../machines/upload.machine';
 import { actorOptions } from '../../app/inspect';
 import { useModalActor } from '../../app/modal-context';
 import type { MessageId } from '../../i18n/messages';
@@ -41,6 +41,27 @@ const ERROR_MESSAGES: Record<string, MessageId> = {
 
 export function uploadErrorMessage(code: string | null): MessageId {
   return (code && ERROR_MESSAGES[code]) || 'documents.upload.status.error';
+}
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** The size limit as people read it: 52 428 800 bytes is "50 MB" ("50 Mo" in French). */
+export function formatSizeLimit(intl: IntlShape, bytes: number): string {
+  return intl.formatNumber(bytes / BYTES_PER_MB, {
+    style: 'unit',
+    unit: 'megabyte',
+    maximumFractionDigits: 1,
+  });
+}
+
+function errorText(intl: IntlShape, code: string | null, maxFileSize: number | null): string {
+  if (code === FILE_TOO_LARGE && maxFileSize !== null) {
+    return intl.formatMessage(
+      { id: 'documents.upload.status.error.file_too_large' },
+      { limit: formatSizeLimit(intl, maxFileSize) },
+    );
+  }
+  return intl.formatMessage({ id: uploadErrorMessage(code) });
 }
 
 export function toSelectedFiles(files: FileList | readonly File[] | null): SelectedFile[] {
@@ -118,6 +139,9 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
   const progress = useSelector(upload, (snapshot) => snapshot.context.progress);
   const fileName = useSelector(upload, (snapshot) => snapshot.context.file?.name ?? '');
   const errorCode = useSelector(upload, (snapshot) => snapshot.context.errorCode);
+  const maxFileSize = useSelector(upload, (snapshot) => snapshot.context.maxFileSize);
+  // Retrying the same file cannot help when it is too large: the button offers another file instead.
+  const isTooLarge = errorCode === FILE_TOO_LARGE;
 
   const select = (files: FileList | null) =>
     upload.send({ type: 'file.selected', files: toSelectedFiles(files) });
@@ -169,7 +193,7 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
         )}
         {isRejected && (
           <MessageBar intent="error" role="alert">
-            <MessageBarBody>{intl.formatMessage({ id: uploadErrorMessage(errorCode) })}</MessageBarBody>
+            <MessageBarBody>{errorText(intl, errorCode, maxFileSize)}</MessageBarBody>
           </MessageBar>
         )}
         {isUploading && (
@@ -193,7 +217,7 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
         )}
         {isFailed && (
           <MessageBar intent="error" role="alert">
-            <MessageBarBody>{intl.formatMessage({ id: uploadErrorMessage(errorCode) })}</MessageBarBody>
+            <MessageBarBody>{errorText(intl, errorCode, maxFileSize)}</MessageBarBody>
           </MessageBar>
         )}
       </DialogContent>
@@ -204,7 +228,9 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
             className={styles.button}
             onClick={() => upload.send({ type: 'upload.retry' })}
           >
-            {intl.formatMessage({ id: 'documents.upload.retry' })}
+            {intl.formatMessage({
+              id: isTooLarge ? 'documents.upload.chooseAnother' : 'documents.upload.retry',
+            })}
           </Button>
         )}
         {isFinished ? (
