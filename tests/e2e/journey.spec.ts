@@ -69,6 +69,10 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
   const newRow = list.getByRole('row', { name: /Quarterly report\.pdf/ });
   await expect(newRow).toHaveAttribute('aria-selected', 'true');
   await snap(page, 'documents-after-upload');
+  // On a phone the list is cards; the new one is marked as the current one there too.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(page.getByRole('link', { name: /Quarterly report\.pdf/ })).toHaveAttribute('aria-current', 'true');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole('link', { name: 'Open document' }).first().click();
   await expect(page).toHaveURL(/\/app\/document\/[^/]+$/);

@@ -1,5 +1,5 @@
 // Under 768 px the list is a column of cards; a tap opens the details page (spec 000 §2).
-import { Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Caption1, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
@@ -30,6 +30,11 @@ const useStyles = makeStyles({
     overflowWrap: 'anywhere',
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}` },
   },
+  // The document just uploaded (or picked on a wider screen) stays recognisable on a phone.
+  selected: {
+    border: `2px solid ${tokens.colorBrandStroke1}`,
+    backgroundColor: tokens.colorBrandBackground2,
+  },
   name: { fontWeight: tokens.fontWeightSemibold },
   meta: { color: tokens.colorNeutralForeground3 },
 });
@@ -40,13 +45,19 @@ export function DocumentCards({ list }: { list: DocumentListActor }) {
   const ownerText = useOwnerText();
   const statusText = useStatusText();
   const documents = useSelector(list, (snapshot) => snapshot.context.documents);
+  const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
   return (
     <ul className={styles.list} aria-label={intl.formatMessage({ id: 'documents.list.label' })}>
       {documents.map((document) => {
         const { attributes } = document;
+        const isSelected = selectedIds.includes(document.id);
         return (
           <li key={document.id}>
-            <Link href={`/document/details/${document.id}`} className={styles.card}>
+            <Link
+              href={`/document/details/${document.id}`}
+              className={mergeClasses(styles.card, isSelected && styles.selected)}
+              aria-current={isSelected ? 'true' : undefined}
+            >
               <Text className={styles.name} title={attributes.originalFilename}>
                 {truncateName(attributes.originalFilename)}
               </Text>
