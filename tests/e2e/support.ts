@@ -17,8 +17,10 @@ export async function snap(page: Page, name: string): Promise<void> {
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width < 768 ? 812 : 900 });
-    // Let layout settle after the resize (media queries, the sidebar collapsing).
+    // Let layout settle after the resize (media queries, the sidebar collapsing), and let the rows that
+    // a layout switch re-mounts finish fading in, so the picture shows what a person sees at rest.
     await page.waitForTimeout(250);
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize(original);
