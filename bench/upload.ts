@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { hashPassword } from '../server/auth/passwords.ts';
 import { openMigratedDatabase } from '../server/db/database.ts';
+import { storageFormFields, type UploadAttributes } from '../tests/api/storage-form.ts';
 import { makeLargePdf } from '../tests/fixtures/pdfs.ts';
 import { mib, ms, ratio, round, type Bench, type BenchResult } from './report.ts';
 import { makeDataDir, startServer } from './server-process.ts';
@@ -155,18 +156,6 @@ async function signIn(origin: string): Promise<string> {
   return body.access_token;
 }
 
-type UploadAttributes = {
-  url: string;
-  key: string;
-  acl: string;
-  policy: string;
-  successActionStatus: string;
-  xAmzCredential: string;
-  xAmzSignature: string;
-  xAmzAlgorithm: string;
-  xAmzDate: string;
-};
-
 // The form S3 expects, built by hand around a file stream: fields first, the file last, and a
 // Content-Length computed up front, so neither side needs the file in memory.
 function postForm(
@@ -254,20 +243,11 @@ async function measure(): Promise<BenchResult> {
 
         const uploadBefore = sampler.sampleNow();
         const uploadStartedAt = clock();
-        const stored = await postForm(
-          new URL(upload.url, server.origin),
-          [
-            ['key', upload.key],
-            ['acl', upload.acl],
-            ['policy', upload.policy],
-            ['success_action_status', upload.successActionStatus],
-            ['X-Amz-Credential', upload.xAmzCredential],
-            ['X-Amz-Signature', upload.xAmzSignature],
-            ['X-Amz-Algorithm', upload.xAmzAlgorithm],
-            ['X-Amz-Date', upload.xAmzDate],
-          ],
-          { path: pdfPath, size, name: 'large.pdf' },
-        );
+        const stored = await postForm(new URL(upload.url, server.origin), storageFormFields(upload), {
+          path: pdfPath,
+          size,
+          name: 'large.pdf',
+        });
         const uploadEndedAt = clock();
         sampler.sampleNow();
         if (stored.status !== 201)

@@ -1,9 +1,13 @@
-// The small shapes the machines exchange with their actors. They mirror the API contract
-// (docs/decisions.md, openapi/openapi.yaml) so that the real actors can hand API bodies over as they come;
-// once openapi/schema.d.ts exists these can be derived from it instead.
+// The small shapes the machines exchange with their actors. Those the API sends are derived from the
+// contract (openapi/schema.d.ts), so the real actors hand API bodies over as they come and a change to the
+// contract shows up here as a type error rather than as a drifted copy.
+import type { components } from '../openapi/schema';
+
+type Schemas = components['schemas'];
+type ContractDocumentAttributes = Schemas['DocumentAttributes'];
 
 /** What every actor rejects with: a stable code, never text (views turn codes into messages). */
-export type ApiFailure = { code: string; status?: number; field?: string };
+export type ApiFailure = Pick<Schemas['Error'], 'code' | 'field'> & { status?: number };
 
 // Hand-written rather than a schema: three fields do not justify shipping a validator on the first
 // screen's path (the [1/6] bundle budget).
@@ -29,17 +33,8 @@ export function toErrorCode(error: unknown): string {
   return toApiFailure(error).code;
 }
 
-export type Profile = {
-  id: string;
-  fullName: string;
-  initials: string;
-  emailAddress: string;
-  locale: string | null;
-  countryCode: string | null;
-  incomingConnectionRequests: number;
-  pendingSignFlows: number;
-  welcomeScreenWatched: boolean;
-};
+// `location` belongs to the settings, which no machine edits yet.
+export type Profile = Pick<Schemas['Profile'], 'id'> & Omit<Schemas['Profile']['attributes'], 'location'>;
 
 /** `GET /tokens` as the fetchToken actor resolves it. */
 export type TokenGrant = { accessToken: string };
@@ -55,53 +50,22 @@ export const DOCUMENT_CATEGORIES = [
 ] as const;
 export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 
-export type SortColumn = 'created_at' | 'autodeletion_at';
-export type SortDirection = 'asc' | 'desc';
+export type SortColumn = components['parameters']['SortColumn'];
+export type SortDirection = components['parameters']['SortDirection'];
 export type ListSort = { column: SortColumn; direction: SortDirection };
 
-export type DocumentAttributes = {
-  originalFilename: string;
-  state: string;
-  createdAt: string;
-  humanFilesize: string;
-  creatorFullName: string | null;
-  creatorEmailAddress: string;
-  isOwner: boolean;
-  isSignFlow: boolean;
-  autodeletionAt: string | null;
-  showAutodeleteDate: boolean;
-  processing: boolean;
-  publicImagesFileUrls: string[];
-  pdfUrl: string | null;
-  pdfDownloadUrl: string | null;
-  currentUserCanSign: boolean;
-  currentUserSigned: boolean;
-  currentUserCanReview: boolean;
-  currentUserCanRefuse: boolean;
-  currentUserCanCreateSignFlow: boolean;
-  currentUserCanEditSignFlow: boolean;
-  currentUserCanCancel: boolean;
-  currentUserCanArchive: boolean;
-  currentUserCanDelete: boolean;
-  currentUserArchived: boolean;
-  signedCount: number;
-  signatoryCount: number;
-  reviewerCount: number;
-  approvedCount: number;
-};
+// What the list and the document page show: the contract's attributes less those no view reads yet. The API
+// sends '' for a creator without a name; null is accepted too, and both are shown by the e-mail address.
+export type DocumentAttributes = Omit<
+  ContractDocumentAttributes,
+  'updatedAt' | 'fileSize' | 'pageCount' | 'autodeletionToogle' | 'smartCardType' | 'creatorFullName'
+> & { creatorFullName: ContractDocumentAttributes['creatorFullName'] | null };
 
 /** A document as the API sends it (JSON:API resource). */
-export type DocumentResource = { id: string; type: 'documents'; attributes: DocumentAttributes };
+export type DocumentResource = Omit<Schemas['Document'], 'attributes'> & { attributes: DocumentAttributes };
 
-export type ListLinks = {
-  first: string;
-  prev: string | null;
-  self: string;
-  next: string | null;
-  last: string;
-};
-
-export type ListMeta = { currentPage: number; totalPages: number; showAutodeleteDate: boolean };
+export type ListLinks = Schemas['DocumentListResponse']['links'];
+export type ListMeta = Schemas['DocumentListResponse']['meta'];
 
 /** One page of a document list, as `GET /documents/{category}` answers it. */
 export type DocumentPage = { data: DocumentResource[]; links: ListLinks; meta: ListMeta };
@@ -115,19 +79,7 @@ export type FetchPageInput = {
 };
 
 /** The presigned POST of `POST /upload_requests` (attributes plus the storage url). */
-export type UploadTicket = {
-  url: string;
-  key: string;
-  acl: string;
-  policy: string;
-  successActionStatus: string;
-  xAmzCredential: string;
-  xAmzSignature: string;
-  xAmzAlgorithm: string;
-  xAmzDate: string;
-  /** The largest file the store accepts, in bytes: a larger one is refused before it is sent. */
-  maxFileSize: number;
-};
+export type UploadTicket = Schemas['UploadRequest']['attributes'];
 
 /** A file the user picked or dropped; the blob is opaque to the machines. */
 export type SelectedFile = { name: string; type: string; size: number; blob: Blob };

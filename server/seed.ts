@@ -5,7 +5,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
 import type { AppDeps } from './context.ts';
-import type { DocumentState, ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
+import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { queueRenderPages } from './images/worker.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
@@ -20,14 +20,18 @@ type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
 
 type DemoParticipant = { who: DemoKey; role: ParticipantRole; state: ParticipantState; reason?: string };
 
-type DemoDocument = {
-  title: string;
-  owner: DemoKey;
-  state: DocumentState;
-  pages: number;
-  ageDays: number;
-  flow?: { state: SignFlowState; comment: string; participants: DemoParticipant[] };
-};
+// A document with a sign flow is in its flow's state; one without has just been uploaded.
+type DemoDocument = { title: string; owner: DemoKey; pages: number; ageDays: number } & (
+  { state: 'uploaded' } | { state: SignFlowState; comment: string; participants: DemoParticipant[] }
+);
+
+function reviewer(who: DemoKey, state: ParticipantState): DemoParticipant {
+  return { who, role: 'reviewer', state };
+}
+
+function signatory(who: DemoKey, state: ParticipantState, reason?: string): DemoParticipant {
+  return { who, role: 'signatory', state, ...(reason === undefined ? {} : { reason }) };
+}
 
 const DEMO_DOCUMENTS: DemoDocument[] = [
   { title: 'Welcome to Paraph', owner: 'ada', state: 'uploaded', pages: 2, ageDays: 0 },
@@ -37,14 +41,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     state: 'in_review',
     pages: 3,
     ageDays: 1,
-    flow: {
-      state: 'in_review',
-      comment: 'Bob, please check the delivery terms before Carol signs.',
-      participants: [
-        { who: 'bob', role: 'reviewer', state: 'pending' },
-        { who: 'carol', role: 'signatory', state: 'waiting' },
-      ],
-    },
+    comment: 'Bob, please check the delivery terms before Carol signs.',
+    participants: [reviewer('bob', 'pending'), signatory('carol', 'waiting')],
   },
   {
     title: 'Office lease 2025',
@@ -52,14 +50,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     state: 'awaiting_signs',
     pages: 4,
     ageDays: 2,
-    flow: {
-      state: 'awaiting_signs',
-      comment: 'Bob has signed; your signature completes it.',
-      participants: [
-        { who: 'bob', role: 'signatory', state: 'signed' },
-        { who: 'ada', role: 'signatory', state: 'pending' },
-      ],
-    },
+    comment: 'Bob has signed; your signature completes it.',
+    participants: [signatory('bob', 'signed'), signatory('ada', 'pending')],
   },
   {
     title: 'Non-disclosure agreement',
@@ -67,14 +59,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     state: 'signed',
     pages: 2,
     ageDays: 5,
-    flow: {
-      state: 'signed',
-      comment: '',
-      participants: [
-        { who: 'ada', role: 'signatory', state: 'signed' },
-        { who: 'bob', role: 'signatory', state: 'signed' },
-      ],
-    },
+    comment: '',
+    participants: [signatory('ada', 'signed'), signatory('bob', 'signed')],
   },
   {
     title: 'Budget proposal',
@@ -82,14 +68,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     state: 'refused',
     pages: 1,
     ageDays: 7,
-    flow: {
-      state: 'refused',
-      comment: 'Numbers for Q3.',
-      participants: [
-        { who: 'ada', role: 'signatory', state: 'refused', reason: 'The totals do not add up.' },
-        { who: 'bob', role: 'signatory', state: 'cancelled' },
-      ],
-    },
+    comment: 'Numbers for Q3.',
+    participants: [signatory('ada', 'refused', 'The totals do not add up.'), signatory('bob', 'cancelled')],
   },
   {
     title: 'Project plan',
@@ -97,14 +77,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     state: 'in_review',
     pages: 2,
     ageDays: 3,
-    flow: {
-      state: 'in_review',
-      comment: 'Ada, does the timeline work for you?',
-      participants: [
-        { who: 'ada', role: 'reviewer', state: 'pending' },
-        { who: 'bob', role: 'signatory', state: 'waiting' },
-      ],
-    },
+    comment: 'Ada, does the timeline work for you?',
+    participants: [reviewer('ada', 'pending'), signatory('bob', 'waiting')],
   },
 ];
 
@@ -255,7 +229,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
         sha256After: file.sha256,
         details: { originalFilename: `${spec.title}.pdf`, demo: true },
       });
-      if (spec.flow === undefined) continue;
+      if (spec.state === 'uploaded') continue;
       const flowId = randomUUID();
       await trx
         .insertInto('sign_flows')
@@ -263,15 +237,15 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           id: flowId,
           document_id: file.id,
           type: 'standard',
-          comment: spec.flow.comment,
+          comment: spec.comment,
           minimum_required_signs: 0,
           sign_page_number: 0,
-          state: spec.flow.state,
+          state: spec.state,
           created_at: createdIso,
           updated_at: createdIso,
         })
         .execute();
-      for (const [position, participant] of spec.flow.participants.entries()) {
+      for (const [position, participant] of spec.participants.entries()) {
         await trx
           .insertInto('sign_flow_participants')
           .values({
@@ -295,7 +269,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
         actorId: idOf(spec.owner),
         action: 'sign_flow.created',
         at: createdAt,
-        details: { demo: true, state: spec.flow.state },
+        details: { demo: true, state: spec.state },
       });
     }
   });

@@ -1,6 +1,8 @@
 // The one place that decides what a viewer may do with a document. Every flag the API sends and every
 // category a list filters by comes from here, so the list, the details and the actions never disagree.
 // A later issue replaces the core of `documentPermissions` with the document-lifecycle machine.
+import type { DocumentCategory } from '../../machines/types.ts';
+import type { components } from '../../openapi/schema';
 import type {
   DocumentState,
   ParticipantRole,
@@ -19,32 +21,16 @@ export type PermissionParticipant = {
 };
 export type PermissionViewer = { id: string; email: string };
 
-export type DocumentPermissions = {
-  isOwner: boolean;
-  currentUserCanSign: boolean;
-  currentUserSigned: boolean;
-  currentUserCanReview: boolean;
-  currentUserCanRefuse: boolean;
-  currentUserCanCreateSignFlow: boolean;
-  currentUserCanEditSignFlow: boolean;
-  currentUserCanCancel: boolean;
-  currentUserCanArchive: boolean;
-  currentUserCanDelete: boolean;
-  currentUserArchived: boolean;
-};
+type ContractDocumentAttributes = components['schemas']['DocumentAttributes'];
 
-export type DocumentCategory =
-  'active' | 'to_do' | 'in_progress' | 'uploaded' | 'done' | 'failed' | 'archived';
+/** `isOwner` and every `currentUser*` flag of the contract's document attributes. */
+export type DocumentPermissions = Pick<
+  ContractDocumentAttributes,
+  'isOwner' | Extract<keyof ContractDocumentAttributes, `currentUser${string}`>
+>;
 
-export const DOCUMENT_CATEGORIES: readonly DocumentCategory[] = [
-  'active',
-  'to_do',
-  'in_progress',
-  'uploaded',
-  'done',
-  'failed',
-  'archived',
-];
+// The categories are the machines' (the list routes the app calls); re-exported for the server's callers.
+export { DOCUMENT_CATEGORIES, type DocumentCategory } from '../../machines/types.ts';
 
 export const SIGNING_STATES: readonly DocumentState[] = ['awaiting_signs', 'signing'];
 export const IN_PROGRESS_STATES: readonly DocumentState[] = ['in_review', 'awaiting_signs', 'signing'];

@@ -9,6 +9,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { components } from '../../openapi/schema';
 import { buildApp, type BuildOverrides } from '../../server/app.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
@@ -149,6 +150,20 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
+}
+
+/** `POST /api/upload_requests` as the app sends it; fails the test unless it answers 201. */
+export async function postUploadRequest(
+  t: TestApp,
+  token: string,
+): Promise<components['schemas']['UploadRequestResponse']> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/upload_requests',
+    headers: bearer(token),
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json<components['schemas']['UploadRequestResponse']>();
 }
 
 // ------------------------------------------------------------------ data made directly in the database

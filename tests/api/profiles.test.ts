@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { components } from '../../openapi/schema';
 import {
   bearer,
   buildTestApp,
@@ -9,22 +10,7 @@ import {
   type TestUser,
 } from './helpers.ts';
 
-type ProfileBody = {
-  data: {
-    id: string;
-    type: string;
-    attributes: {
-      fullName: string;
-      initials: string;
-      emailAddress: string;
-      locale: string;
-      location: string;
-      pendingSignFlows: number;
-      incomingConnectionRequests: number;
-      welcomeScreenWatched: boolean;
-    };
-  };
-};
+type ProfileBody = components['schemas']['ProfileResponse'];
 
 describe('profiles', () => {
   let t: TestApp;

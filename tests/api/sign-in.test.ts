@@ -21,6 +21,19 @@ describe('the sign-in page', () => {
     await t.close();
   });
 
+  function postSignIn(
+    fields: Record<string, string>,
+    options: { remoteAddress?: string; headers?: Record<string, string> } = {},
+  ) {
+    return t.app.inject({
+      method: 'POST',
+      url: '/sign_in',
+      headers: { ...FORM, ...options.headers },
+      ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
+      payload: form(fields),
+    });
+  }
+
   it('shows a form with E-mail, Password, a Sign in button, the product name and a hidden return_to', async () => {
     const response = await t.app.inject({
       url: '/sign_in?return_to=%2Fapp%2Fauth%3FreturnUrl%3D%2Fapp%2Fsettings',
@@ -52,26 +65,16 @@ describe('the sign-in page', () => {
     expect(response.body).not.toContain('evil.example');
 
     const typed = '"><img src=x onerror=alert(1)>@example.test';
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({ email: typed, password: 'nope' }),
-    });
+    const wrong = await postSignIn({ email: typed, password: 'nope' });
     expect(wrong.body).not.toContain('<img src=x');
     expect(wrong.body).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;@example.test');
   });
 
   it('signs in: sets an httpOnly SameSite=Lax session cookie and redirects (303) to return_to', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({
-        email: '  ADA@example.test ',
-        password: ada.password,
-        return_to: '/app/auth?returnUrl=%2Fapp%2Fdocuments',
-      }),
+    const response = await postSignIn({
+      email: '  ADA@example.test ',
+      password: ada.password,
+      return_to: '/app/auth?returnUrl=%2Fapp%2Fdocuments',
     });
     expect(response.statusCode).toBe(303);
     expectMatchesContract('signIn', 303, undefined);
@@ -88,22 +91,19 @@ describe('the sign-in page', () => {
     await t.close();
     t = await buildTestApp({ clock: () => now, env: { PARAPH_TRUST_PROXY: '1' } });
     const user = await t.createUser();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: { ...FORM, 'x-forwarded-proto': 'https' },
-      payload: form({ email: user.email, password: user.password }),
-    });
+    const response = await postSignIn(
+      { email: user.email, password: user.password },
+      { headers: { 'x-forwarded-proto': 'https' } },
+    );
     expect(response.statusCode).toBe(303);
     expect(String(response.headers['set-cookie'])).toContain('Secure');
   });
 
   it('re-shows the form with the e-mail kept after a wrong password, and sets no cookie', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({ email: 'ada@example.test', password: 'wrong password', return_to: '/app/auth' }),
+    const response = await postSignIn({
+      email: 'ada@example.test',
+      password: 'wrong password',
+      return_to: '/app/auth',
     });
     expect(response.statusCode).toBe(401);
     expectMatchesContract('signIn', 401, response.body);
@@ -114,12 +114,7 @@ describe('the sign-in page', () => {
   });
 
   it('answers an unknown e-mail exactly like a wrong password', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({ email: 'nobody@example.test', password: 'whatever' }),
-    });
+    const response = await postSignIn({ email: 'nobody@example.test', password: 'whatever' });
     expect(response.statusCode).toBe(401);
     expect(response.body).toContain('Wrong e-mail or password.');
   });
@@ -132,36 +127,25 @@ describe('the sign-in page', () => {
     ['app/auth', 'a relative path'],
     ['/app/auth\r\nSet-Cookie: x=1', 'a header injection'],
   ])('refuses an open redirect to %s (%s) and goes to /app/auth', async (returnTo) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({ email: ada.email, password: ada.password, return_to: returnTo }),
-    });
+    const response = await postSignIn({ email: ada.email, password: ada.password, return_to: returnTo });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/app/auth');
   });
 
   it('limits failures per e-mail: the 11th attempt within 15 minutes is 429 with Retry-After, even with the right password', async () => {
     for (let attempt = 1; attempt <= 10; attempt += 1) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/sign_in',
-        headers: FORM,
-        // A different address each time: the e-mail counter trips, not the IP one.
-        remoteAddress: `10.0.0.${attempt}`,
-        payload: form({ email: ada.email, password: `wrong-${attempt}` }),
-      });
+      // A different address each time: the e-mail counter trips, not the IP one.
+      const response = await postSignIn(
+        { email: ada.email, password: `wrong-${attempt}` },
+        { remoteAddress: `10.0.0.${attempt}` },
+      );
       expect(response.statusCode).toBe(401);
     }
     now = new Date(now.getTime() + 60_000);
-    const limited = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      remoteAddress: '10.0.1.1',
-      payload: form({ email: ada.email, password: ada.password }),
-    });
+    const limited = await postSignIn(
+      { email: ada.email, password: ada.password },
+      { remoteAddress: '10.0.1.1' },
+    );
     expect(limited.statusCode).toBe(429);
     expectMatchesContract('signIn', 429, limited.body);
     expect(limited.headers['set-cookie']).toBeUndefined();
@@ -171,42 +155,28 @@ describe('the sign-in page', () => {
 
     // Once the window has passed, the right password works again.
     now = new Date(now.getTime() + 15 * 60_000);
-    const later = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      payload: form({ email: ada.email, password: ada.password }),
-    });
+    const later = await postSignIn({ email: ada.email, password: ada.password });
     expect(later.statusCode).toBe(303);
   });
 
   it('limits failures per IP address across e-mails', async () => {
     for (let attempt = 1; attempt <= 10; attempt += 1) {
-      await t.app.inject({
-        method: 'POST',
-        url: '/sign_in',
-        headers: FORM,
-        remoteAddress: '192.0.2.7',
-        payload: form({ email: `guess-${attempt}@example.test`, password: 'x' }),
-      });
+      await postSignIn(
+        { email: `guess-${attempt}@example.test`, password: 'x' },
+        { remoteAddress: '192.0.2.7' },
+      );
     }
-    const limited = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      remoteAddress: '192.0.2.7',
-      payload: form({ email: ada.email, password: ada.password }),
-    });
+    const limited = await postSignIn(
+      { email: ada.email, password: ada.password },
+      { remoteAddress: '192.0.2.7' },
+    );
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
 
-    const elsewhere = await t.app.inject({
-      method: 'POST',
-      url: '/sign_in',
-      headers: FORM,
-      remoteAddress: '192.0.2.8',
-      payload: form({ email: ada.email, password: ada.password }),
-    });
+    const elsewhere = await postSignIn(
+      { email: ada.email, password: ada.password },
+      { remoteAddress: '192.0.2.8' },
+    );
     expect(elsewhere.statusCode).toBe(303);
   });
 });

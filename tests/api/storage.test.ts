@@ -8,57 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_ACCESS_KEY_ID } from '../../server/storage/local-store.ts';
 import { createS3Store } from '../../server/storage/s3-store.ts';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
+import { buildTestApp, expectMatchesContract, postUploadRequest, type TestApp } from './helpers.ts';
+import { postStorageForm, storageFormFields, type FormPart, type UploadAttributes } from './storage-form.ts';
 
 const MAX_BYTES = 4096;
-
-type UploadAttributes = {
-  url: string;
-  key: string;
-  acl: string;
-  policy: string;
-  successActionStatus: string;
-  xAmzCredential: string;
-  xAmzSignature: string;
-  xAmzAlgorithm: string;
-  xAmzDate: string;
-};
-
-type FormPart = [name: string, value: string] | [name: 'file', value: Buffer, filename: string];
-
-function multipart(parts: FormPart[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----paraph-test-boundary-7d1f';
-  const chunks: Buffer[] = [];
-  for (const [name, value, filename] of parts) {
-    const disposition =
-      filename === undefined
-        ? `form-data; name="${name}"`
-        : `form-data; name="${name}"; filename="${filename}"`;
-    const type = filename === undefined ? '' : 'Content-Type: application/pdf\r\n';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
-    chunks.push(typeof value === 'string' ? Buffer.from(value) : value);
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-// The fields in the order docs/decisions.md gives, the file last.
-function formFields(upload: UploadAttributes): [string, string][] {
-  return [
-    ['key', upload.key],
-    ['acl', upload.acl],
-    ['policy', upload.policy],
-    ['success_action_status', upload.successActionStatus],
-    ['X-Amz-Credential', upload.xAmzCredential],
-    ['X-Amz-Signature', upload.xAmzSignature],
-    ['X-Amz-Algorithm', upload.xAmzAlgorithm],
-    ['X-Amz-Date', upload.xAmzDate],
-  ];
-}
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
@@ -89,18 +42,16 @@ describe('local storage', () => {
   });
 
   async function requestUpload(): Promise<UploadAttributes> {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/upload_requests',
-      headers: bearer(token),
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json<{ data: { attributes: UploadAttributes } }>().data.attributes;
+    return (await postUploadRequest(t, token)).data.attributes;
   }
 
-  async function post(url: string, parts: FormPart[]) {
-    const { payload, headers } = multipart(parts);
-    return t.app.inject({ method: 'POST', url, payload, headers });
+  function post(url: string, parts: FormPart[]) {
+    return postStorageForm(t.app, url, parts);
+  }
+
+  // The issued fields as they are, then the file.
+  function postFile(upload: UploadAttributes, file: Buffer, filename: string) {
+    return post(upload.url, [...storageFormFields(upload), ['file', file, filename]]);
   }
 
   async function expectRefusedLeavingNothing(
@@ -120,7 +71,7 @@ describe('local storage', () => {
     const pdf = await makePdf({ pages: 1 });
     expect(pdf.length).toBeLessThanOrEqual(MAX_BYTES);
 
-    const response = await post(upload.url, [...formFields(upload), ['file', pdf, 'contract.pdf']]);
+    const response = await postFile(upload, pdf, 'contract.pdf');
 
     expect(response.statusCode).toBe(201);
     expectMatchesContract('storagePost', 201, response.body);
@@ -135,10 +86,7 @@ describe('local storage', () => {
   it('refuses a signature that is not the server’s', async () => {
     const upload = await requestUpload();
     const forged = upload.xAmzSignature.replace(/^./, (char) => (char === '0' ? '1' : '0'));
-    const fields = formFields(upload).map(([name, value]): [string, string] => [
-      name,
-      name === 'X-Amz-Signature' ? forged : value,
-    ]);
+    const fields = storageFormFields({ ...upload, xAmzSignature: forged });
 
     const response = await post(upload.url, [...fields, ['file', await makePdf(), 'a.pdf']]);
 
@@ -152,10 +100,7 @@ describe('local storage', () => {
     };
     policy.expiration = '2099-01-01T00:00:00.000Z';
     const altered = Buffer.from(JSON.stringify(policy)).toString('base64');
-    const fields = formFields(upload).map(([name, value]): [string, string] => [
-      name,
-      name === 'policy' ? altered : value,
-    ]);
+    const fields = storageFormFields({ ...upload, policy: altered });
 
     const response = await post(upload.url, [...fields, ['file', await makePdf(), 'a.pdf']]);
 
@@ -166,7 +111,7 @@ describe('local storage', () => {
     const upload = await requestUpload();
     clockOffsetMs = 16 * 60 * 1000;
 
-    const response = await post(upload.url, [...formFields(upload), ['file', await makePdf(), 'a.pdf']]);
+    const response = await postFile(upload, await makePdf(), 'a.pdf');
 
     await expectRefusedLeavingNothing(response, 403, 'AccessDenied');
     expect(response.body).toContain('Policy expired');
@@ -175,10 +120,7 @@ describe('local storage', () => {
   it('refuses a key outside the policy', async () => {
     const upload = await requestUpload();
     const elsewhere = `uploads/${userId}/00000000-0000-4000-8000-000000000000.pdf`;
-    const fields = formFields(upload).map(([name, value]): [string, string] => [
-      name,
-      name === 'key' ? elsewhere : value,
-    ]);
+    const fields = storageFormFields({ ...upload, key: elsewhere });
 
     const response = await post(upload.url, [...fields, ['file', await makePdf(), 'a.pdf']]);
 
@@ -190,7 +132,7 @@ describe('local storage', () => {
     const upload = await requestUpload();
 
     const response = await post(upload.url, [
-      ...formFields(upload),
+      ...storageFormFields(upload),
       ['success_action_redirect', 'https://evil.example/'],
       ['file', await makePdf(), 'a.pdf'],
     ]);
@@ -202,10 +144,7 @@ describe('local storage', () => {
   it('refuses a file over the policy’s content-length-range while streaming it', async () => {
     const upload = await requestUpload();
 
-    const response = await post(upload.url, [
-      ...formFields(upload),
-      ['file', Buffer.alloc(MAX_BYTES + 1, 0x41), 'big.pdf'],
-    ]);
+    const response = await postFile(upload, Buffer.alloc(MAX_BYTES + 1, 0x41), 'big.pdf');
 
     await expectRefusedLeavingNothing(response, 400, 'EntityTooLarge');
   });
@@ -213,10 +152,7 @@ describe('local storage', () => {
   it('accepts a file of exactly the maximum size', async () => {
     const upload = await requestUpload();
 
-    const response = await post(upload.url, [
-      ...formFields(upload),
-      ['file', Buffer.alloc(MAX_BYTES, 0x41), 'edge.pdf'],
-    ]);
+    const response = await postFile(upload, Buffer.alloc(MAX_BYTES, 0x41), 'edge.pdf');
 
     expect(response.statusCode).toBe(201);
   });
@@ -224,7 +160,7 @@ describe('local storage', () => {
   it('refuses an empty file (the range starts at 1 byte)', async () => {
     const upload = await requestUpload();
 
-    const response = await post(upload.url, [...formFields(upload), ['file', Buffer.alloc(0), 'empty.pdf']]);
+    const response = await postFile(upload, Buffer.alloc(0), 'empty.pdf');
 
     await expectRefusedLeavingNothing(response, 400, 'EntityTooSmall');
   });
@@ -232,9 +168,13 @@ describe('local storage', () => {
   it('refuses a form without a file, and an unknown bucket', async () => {
     const upload = await requestUpload();
 
-    await expectRefusedLeavingNothing(await post(upload.url, formFields(upload)), 400, 'InvalidArgument');
     await expectRefusedLeavingNothing(
-      await post('/storage/other-bucket', [...formFields(upload), ['file', await makePdf(), 'a.pdf']]),
+      await post(upload.url, storageFormFields(upload)),
+      400,
+      'InvalidArgument',
+    );
+    await expectRefusedLeavingNothing(
+      await post('/storage/other-bucket', [...storageFormFields(upload), ['file', await makePdf(), 'a.pdf']]),
       404,
       'NoSuchBucket',
     );
@@ -244,7 +184,7 @@ describe('local storage', () => {
     const upload = await requestUpload();
 
     const response = await post(upload.url, [
-      ...formFields(upload),
+      ...storageFormFields(upload),
       ['file', await makePdf(), 'a.pdf'],
       ['x-trailing', 'ignored'],
     ]);
@@ -252,16 +192,24 @@ describe('local storage', () => {
     expect(response.statusCode).toBe(201);
   });
 
-  // An independent check of the SigV4 code: a policy signed by the AWS SDK with the store's credentials
-  // must pass the store's verification exactly as one the store signed itself.
-  it('accepts a presigned POST made by the AWS SDK with the store’s credentials', async () => {
-    const secret = await t.deps.db.selectFrom('server_secrets').select('value').executeTakeFirstOrThrow();
-    const client = new S3Client({
+  async function storeSecret(): Promise<string> {
+    const row = await t.deps.db.selectFrom('server_secrets').select('value').executeTakeFirstOrThrow();
+    return row.value;
+  }
+
+  async function sdkClientWithStoreCredentials(): Promise<S3Client> {
+    return new S3Client({
       region: 'us-east-1',
       endpoint: 'http://localhost/storage',
       forcePathStyle: true,
-      credentials: { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: secret.value },
+      credentials: { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: await storeSecret() },
     });
+  }
+
+  // An independent check of the SigV4 code: a policy signed by the AWS SDK with the store's credentials
+  // must pass the store's verification exactly as one the store signed itself.
+  it('accepts a presigned POST made by the AWS SDK with the store’s credentials', async () => {
+    const client = await sdkClientWithStoreCredentials();
     const key = `uploads/${userId}/11111111-1111-4111-8111-111111111111.pdf`;
     const { fields } = await createPresignedPost(client, {
       Bucket: 'paraph',
@@ -279,13 +227,7 @@ describe('local storage', () => {
   });
 
   it('refuses an AWS SDK policy that has already expired', async () => {
-    const secret = await t.deps.db.selectFrom('server_secrets').select('value').executeTakeFirstOrThrow();
-    const client = new S3Client({
-      region: 'us-east-1',
-      endpoint: 'http://localhost/storage',
-      forcePathStyle: true,
-      credentials: { accessKeyId: LOCAL_ACCESS_KEY_ID, secretAccessKey: secret.value },
-    });
+    const client = await sdkClientWithStoreCredentials();
     const { fields } = await createPresignedPost(client, {
       Bucket: 'paraph',
       Key: `uploads/${userId}/22222222-2222-4222-8222-222222222222.pdf`,
@@ -303,13 +245,12 @@ describe('local storage', () => {
   // The S3 store talks to no network to presign, so its fields can be checked here against the local
   // store's verifier, which holds them to what S3 itself would.
   it('gives, as the S3 store, the same form fields that an S3-style verifier accepts', async () => {
-    const secret = await t.deps.db.selectFrom('server_secrets').select('value').executeTakeFirstOrThrow();
     const s3 = createS3Store({
       endpoint: 'http://localhost/storage',
       bucket: 'paraph',
       region: 'us-east-1',
       accessKeyId: LOCAL_ACCESS_KEY_ID,
-      secretAccessKey: secret.value,
+      secretAccessKey: await storeSecret(),
     });
     const key = `uploads/${userId}/66666666-6666-4666-8666-666666666666.pdf`;
     const presigned = await s3.presignPost(key, {
@@ -355,7 +296,7 @@ describe('local storage', () => {
       const upload = await requestUpload();
       pdf = await makePdf({ pages: 1 });
       key = upload.key;
-      const response = await post(upload.url, [...formFields(upload), ['file', pdf, 'a.pdf']]);
+      const response = await postFile(upload, pdf, 'a.pdf');
       expect(response.statusCode).toBe(201);
     });
 

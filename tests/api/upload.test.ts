@@ -4,65 +4,21 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { components } from '../../openapi/schema';
 import { MAX_RENDER_ATTEMPTS, runPendingImageJobs } from '../../server/images/worker.ts';
 import { makeEncryptedPdf, makeNotPdf, makePdf } from '../fixtures/pdfs.ts';
-import { bearer, buildTestApp, expectMatchesContract, type TestApp, type TestUser } from './helpers.ts';
+import {
+  bearer,
+  buildTestApp,
+  expectMatchesContract,
+  postUploadRequest,
+  type TestApp,
+  type TestUser,
+} from './helpers.ts';
+import { postStorageForm, storageFormFields, type UploadAttributes } from './storage-form.ts';
 
-type UploadAttributes = {
-  url: string;
-  key: string;
-  acl: string;
-  policy: string;
-  successActionStatus: string;
-  xAmzCredential: string;
-  xAmzSignature: string;
-  xAmzAlgorithm: string;
-  xAmzDate: string;
-  maxFileSize: number;
-};
-
-type DocumentBody = {
-  data: {
-    id: string;
-    type: string;
-    attributes: {
-      originalFilename: string;
-      state: string;
-      processing: boolean;
-      fileSize: number;
-      pageCount: number;
-      publicImagesFileUrls: string[];
-      pdfUrl: string | null;
-      isOwner: boolean;
-    };
-  };
-};
-
-type ErrorBody = { code: string; message: string; field?: string };
-
-function multipart(
-  fields: [string, string][],
-  file: Buffer,
-): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----paraph-upload-boundary-31c9';
-  const chunks: Buffer[] = [];
-  for (const [name, value] of fields) {
-    chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
-  }
-  chunks.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+type DocumentBody = components['schemas']['DocumentResponse'];
+type ErrorBody = components['schemas']['Error'];
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
@@ -91,32 +47,17 @@ describe('upload', () => {
   });
 
   async function requestUpload(token = adaToken): Promise<UploadAttributes> {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/upload_requests',
-      headers: bearer(token),
-    });
-    expect(response.statusCode).toBe(201);
-    expectMatchesContract('createUploadRequest', 201, response.json());
-    return response.json<{ data: { attributes: UploadAttributes } }>().data.attributes;
+    const body = await postUploadRequest(t, token);
+    expectMatchesContract('createUploadRequest', 201, body);
+    return body.data.attributes;
   }
 
   async function uploadToStorage(bytes: Buffer, token = adaToken): Promise<UploadAttributes> {
     const upload = await requestUpload(token);
-    const { payload, headers } = multipart(
-      [
-        ['key', upload.key],
-        ['acl', upload.acl],
-        ['policy', upload.policy],
-        ['success_action_status', upload.successActionStatus],
-        ['X-Amz-Credential', upload.xAmzCredential],
-        ['X-Amz-Signature', upload.xAmzSignature],
-        ['X-Amz-Algorithm', upload.xAmzAlgorithm],
-        ['X-Amz-Date', upload.xAmzDate],
-      ],
-      bytes,
-    );
-    const response = await t.app.inject({ method: 'POST', url: upload.url, payload, headers });
+    const response = await postStorageForm(t.app, upload.url, [
+      ...storageFormFields(upload),
+      ['file', bytes, 'upload.pdf'],
+    ]);
     expect(response.statusCode).toBe(201);
     return upload;
   }
@@ -177,16 +118,9 @@ describe('upload', () => {
     const small = await buildTestApp({ env: { PARAPH_MAX_UPLOAD_BYTES: '1000' } });
     try {
       const user = await small.createUser();
-      const response = await small.app.inject({
-        method: 'POST',
-        url: '/api/upload_requests',
-        headers: bearer(await small.signIn(user.email)),
-      });
-      expect(response.statusCode).toBe(201);
-      expectMatchesContract('createUploadRequest', 201, response.json());
-      expect(response.json<{ data: { attributes: UploadAttributes } }>().data.attributes.maxFileSize).toBe(
-        1000,
-      );
+      const body = await postUploadRequest(small, await small.signIn(user.email));
+      expectMatchesContract('createUploadRequest', 201, body);
+      expect(body.data.attributes.maxFileSize).toBe(1000);
     } finally {
       await small.close();
     }
