@@ -10,6 +10,7 @@ import type {
   ListLinks,
   ListMeta,
   ListSort,
+  SortColumn,
   SortDirection,
 } from './types';
 import { toErrorCode } from './types';
@@ -40,7 +41,7 @@ export type DocumentListEvent =
   | { type: 'search.changed'; term: string }
   | { type: 'search.submit' }
   | { type: 'search.clear' }
-  | { type: 'sort.changed'; direction: SortDirection }
+  | { type: 'sort.changed'; direction: SortDirection; column?: SortColumn }
   | { type: 'page.first' }
   | { type: 'page.prev' }
   | { type: 'page.next' }
@@ -64,8 +65,9 @@ function fetchPageInput({ context }: { context: DocumentListContext }): FetchPag
 const pageOfOutput = ({ event }: { event: { output: DocumentPage } }) => ({ page: event.output });
 const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
 const termOfEvent = ({ event }: { event: { term: string } }) => ({ term: event.term });
-const directionOfEvent = ({ event }: { event: { direction: SortDirection } }) => ({
+const sortOfEvent = ({ event }: { event: { direction: SortDirection; column?: SortColumn } }) => ({
   direction: event.direction,
+  column: event.column ?? null,
 });
 const selectIdOfEvent = ({ event }: { event: { selectId?: string } }) => ({
   selectId: event.selectId ?? null,
@@ -123,8 +125,8 @@ export const documentListMachine = setup({
       return { appliedSearch, isSearch: appliedSearch !== '', pageUrl: null };
     }),
     clearSearch: assign({ search: '', appliedSearch: '', isSearch: false, pageUrl: null }),
-    changeSort: assign(({ context }, params: { direction: SortDirection }) => ({
-      sort: { ...context.sort, direction: params.direction },
+    changeSort: assign(({ context }, params: { direction: SortDirection; column: SortColumn | null }) => ({
+      sort: { column: params.column ?? context.sort.column, direction: params.direction },
       pageUrl: null,
     })),
     selectLater: assign((_, params: { selectId: string | null }) => ({ pendingSelectId: params.selectId })),
@@ -136,6 +138,8 @@ export const documentListMachine = setup({
     selectNone: assign({ selectedIds: [] }),
   },
   guards: {
+    // A box holding only spaces while no search is applied would reload the same page for nothing.
+    hasSearchToSend: ({ context }) => context.search.trim() !== '' || context.appliedSearch !== '',
     // Spec 000 §4: an empty page beyond the last one (its documents were deleted) loads the previous link.
     isPastLastPage: (_, params: { page: DocumentPage }) =>
       params.page.data.length === 0 &&
@@ -172,9 +176,9 @@ export const documentListMachine = setup({
   on: {
     'list.refresh': { target: '.loading', actions: { type: 'selectLater', params: selectIdOfEvent } },
     'search.changed': { actions: { type: 'typeSearch', params: termOfEvent } },
-    'search.submit': { target: '.loading', actions: 'applySearch' },
+    'search.submit': { guard: 'hasSearchToSend', target: '.loading', actions: 'applySearch' },
     'search.clear': { target: '.loading', actions: 'clearSearch' },
-    'sort.changed': { target: '.loading', actions: { type: 'changeSort', params: directionOfEvent } },
+    'sort.changed': { target: '.loading', actions: { type: 'changeSort', params: sortOfEvent } },
   },
   states: {
     loading: {

@@ -5,11 +5,23 @@
 // inspector read it, so a transition that no listed event can take fails the gate.
 import type { AnyStateMachine, EventObject } from 'xstate';
 import { connectionsMachine, type ConnectionsEvent } from './connections.machine';
+import {
+  documentActionsMachine,
+  type ActionRequest,
+  type DocumentActionsEvent,
+} from './document-actions.machine';
 import { documentListMachine, type DocumentListEvent, type DocumentListInput } from './document-list.machine';
+import {
+  documentDetailsMachine,
+  type DocumentDetailsEvent,
+  type DocumentDetailsInput,
+} from './document-details.machine';
 import { documentMachine, type DocumentEvent, type DocumentInput } from './document.machine';
+import { downloadMachine, type DownloadInput } from './download.machine';
 import { modalMachine, type ModalEvent } from './modal.machine';
 import {
   SAMPLE_PROFILE,
+  SAMPLE_SIGN_FLOW_PARTICIPANTS,
   SAMPLE_TICKET,
   SAMPLE_TICKET_TINY_LIMIT,
   sampleConnection,
@@ -110,9 +122,11 @@ export const DOCUMENT_LIST_EVENTS = [
   { type: 'list.refresh' },
   { type: 'list.refresh', selectId: 'd2' },
   { type: 'search.changed', term: '  contract ' },
+  { type: 'search.changed', term: '   ' },
   { type: 'search.submit' },
   { type: 'search.clear' },
   { type: 'sort.changed', direction: 'asc' },
+  { type: 'sort.changed', column: 'autodeletion_at', direction: 'asc' },
   { type: 'page.first' },
   { type: 'page.prev' },
   { type: 'page.next' },
@@ -142,6 +156,43 @@ export const DOCUMENT_EVENTS = [
 
 export const DOCUMENT_INPUTS = [{ documentId: 'd1' }] as const satisfies readonly DocumentInput[];
 
+const SIGN_FLOW_DOCUMENT = sampleDocument('d1', {
+  state: 'awaiting_signs',
+  isSignFlow: true,
+  signatoryCount: 2,
+  signedCount: 1,
+});
+
+export const DOCUMENT_DETAILS_EVENTS = [
+  { type: 'selection.changed', ids: [] },
+  { type: 'selection.changed', ids: ['d1'] },
+  { type: 'selection.changed', ids: ['d2'] },
+  { type: 'selection.changed', ids: ['d1', 'd2'] },
+  { type: 'selection.changed', ids: ['d1', 'd2', 'd3'] },
+  { type: 'details.reload' },
+  done('fetchDocument', sampleDocument('d1')),
+  done('fetchDocument', SIGN_FLOW_DOCUMENT),
+  failed('fetchDocument', { code: 'not_found', status: 404 }),
+  done('fetchSignFlow', SAMPLE_SIGN_FLOW_PARTICIPANTS),
+  failed('fetchSignFlow', { code: 'not_implemented', status: 501 }),
+] as const satisfies readonly (DocumentDetailsEvent | InternalEvent)[];
+
+export const DOCUMENT_DETAILS_INPUTS = [
+  { selectedIds: [] },
+  { selectedIds: ['d1'] },
+] as const satisfies readonly DocumentDetailsInput[];
+
+export const DOWNLOAD_EVENTS = [
+  done(
+    'fetchDocument',
+    sampleDocument('d1', { state: 'signed', pdfDownloadUrl: 'http://localhost/s/d1.pdf' }),
+  ),
+  done('fetchDocument', sampleDocument('d1', { state: 'awaiting_signs' })),
+  failed('fetchDocument', { code: 'not_found', status: 404 }),
+] as const satisfies readonly InternalEvent[];
+
+export const DOWNLOAD_INPUTS = [{ documentId: 'd1' }] as const satisfies readonly DownloadInput[];
+
 export const CONNECTIONS_EVENTS = [
   { type: 'connections.reload' },
   done('fetchConnections', [
@@ -151,6 +202,63 @@ export const CONNECTIONS_EVENTS = [
   done('fetchConnections', []),
   failed('fetchConnections', OFFLINE),
 ] as const satisfies readonly (ConnectionsEvent | InternalEvent)[];
+
+const ARCHIVABLE = sampleDocument('d1');
+const FLOW_DOCUMENT = sampleDocument('d2', {
+  state: 'awaiting_signs',
+  isSignFlow: true,
+  currentUserCanRefuse: true,
+  currentUserCanCancel: true,
+});
+const REVIEWED = sampleDocument('d3', { state: 'in_review', isSignFlow: true, currentUserCanReview: true });
+const SIGNED = sampleDocument('d4', { state: 'signed', pdfDownloadUrl: '/storage/paraph/signed/d4.pdf' });
+const request = (action: ActionRequest['action'], documents: ActionRequest['documents']) =>
+  ({ type: 'action.request', action, documents }) as const;
+
+export const DOCUMENT_ACTIONS_EVENTS = [
+  request('archive', [ARCHIVABLE]),
+  request('archive', [ARCHIVABLE, SIGNED]),
+  request('delete', [FLOW_DOCUMENT]),
+  request('delete', [ARCHIVABLE, SIGNED]),
+  request('refuse', [FLOW_DOCUMENT]),
+  request('approve', [REVIEWED]),
+  request('reject', [REVIEWED]),
+  request('cancelSignFlow', [FLOW_DOCUMENT]),
+  request('download', [SIGNED]),
+  request('download', [SIGNED, ARCHIVABLE]),
+  request('approve', [ARCHIVABLE]),
+  { type: 'reason.changed', reason: 'Wrong amount on page 2' },
+  { type: 'reason.changed', reason: 'x'.repeat(128) },
+  { type: 'action.confirm' },
+  { type: 'action.dismiss' },
+  done('archiveDocument', undefined),
+  failed('archiveDocument', { code: 'not_found', status: 404 }),
+  failed('archiveDocument', SERVER_ERROR),
+  done('archiveDocuments', undefined),
+  failed('archiveDocuments', { code: 'action_not_allowed', status: 409 }),
+  failed('archiveDocuments', OFFLINE),
+  done('deleteDocument', undefined),
+  failed('deleteDocument', { code: 'not_found', status: 404 }),
+  failed('deleteDocument', SERVER_ERROR),
+  done('deleteDocuments', undefined),
+  failed('deleteDocuments', { code: 'action_not_allowed', status: 409 }),
+  failed('deleteDocuments', SERVER_ERROR),
+  done('refuseSignFlow', undefined),
+  failed('refuseSignFlow', { code: 'not_found', status: 404 }),
+  failed('refuseSignFlow', SERVER_ERROR),
+  done('approveDocument', undefined),
+  failed('approveDocument', { code: 'action_not_allowed', status: 409 }),
+  failed('approveDocument', SERVER_ERROR),
+  done('rejectDocument', undefined),
+  failed('rejectDocument', { code: 'action_not_allowed', status: 409 }),
+  failed('rejectDocument', SERVER_ERROR),
+  done('cancelSignFlow', undefined),
+  failed('cancelSignFlow', { code: 'document_already_signed', status: 409 }),
+  failed('cancelSignFlow', SERVER_ERROR),
+  done('downloadDocuments', undefined),
+  failed('downloadDocuments', OFFLINE),
+  after('ACTION_SETTLE', 'documentActions.settling'),
+] as const satisfies readonly (DocumentActionsEvent | InternalEvent)[];
 
 export const MACHINES = {
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
@@ -163,11 +271,21 @@ export const MACHINES = {
   },
   document: { machine: documentMachine, events: DOCUMENT_EVENTS, inputs: DOCUMENT_INPUTS },
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
+  'document-details': {
+    machine: documentDetailsMachine,
+    events: DOCUMENT_DETAILS_EVENTS,
+    inputs: DOCUMENT_DETAILS_INPUTS,
+  },
+  download: { machine: downloadMachine, events: DOWNLOAD_EVENTS, inputs: DOWNLOAD_INPUTS },
+  'document-actions': { machine: documentActionsMachine, events: DOCUMENT_ACTIONS_EVENTS },
 } satisfies Record<string, MachineEntry>;
 
 export type MachineName = keyof typeof MACHINES;
 
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
 export { connectionsMachine };
+export { documentActionsMachine };
+export { documentDetailsMachine, downloadMachine };
+export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type { ConnectedProfile, Connection } from './connections.machine';
 export * from './types';

@@ -1,6 +1,7 @@
 // Representative data for the registry's events (machines/index.ts): what the gate, the QA path exporter
 // and view tests feed the machines. Plain values shaped like the API's answers; no behaviour.
 import type { ConnectedProfile, Connection } from './connections.machine';
+import type { SignFlowParticipants } from './document-details.machine';
 import type {
   DocumentAttributes,
   DocumentPage,
@@ -115,3 +116,38 @@ export function sampleConnection(id: string, profile: Partial<ConnectedProfile> 
     },
   };
 }
+
+/** The participants of a running flow: one reviewer approved, one signatory signed, one still to sign. */
+export const SAMPLE_SIGN_FLOW_PARTICIPANTS: SignFlowParticipants = {
+  reviewers: [
+    {
+      id: 'r1',
+      role: 'reviewer',
+      fullName: 'Grace Hopper',
+      emailAddress: 'grace@paraph.test',
+      state: 'approved',
+      signedAt: null,
+      refusedAt: null,
+    },
+  ],
+  signatories: [
+    {
+      id: 's1',
+      role: 'signatory',
+      fullName: 'Bob Builder',
+      emailAddress: 'bob@paraph.test',
+      state: 'signed',
+      signedAt: '2030-01-02T10:30:00.000Z',
+      refusedAt: null,
+    },
+    {
+      id: 's2',
+      role: 'signatory',
+      fullName: null,
+      emailAddress: 'carol@paraph.test',
+      state: 'pending',
+      signedAt: null,
+      refusedAt: null,
+    },
+  ],
+};

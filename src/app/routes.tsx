@@ -19,14 +19,28 @@ const DocumentList = lazy(() =>
 );
 // The document screen's machine is composed in its own module, so it loads with the screen.
 const DocumentPage = lazy(async () => {
-  const [page, compose] = await Promise.all([
+  const [page, compose, details] = await Promise.all([
     import('../views/document/document-page'),
     import('./compose-document'),
+    import('./compose-details'),
   ]);
   return {
     default: (props: { id: string; mode: DocumentPageMode }) => (
-      <page.DocumentPage {...props} logic={compose.documentLogic} />
+      <page.DocumentPage
+        {...props}
+        logic={compose.documentLogic}
+        detailsLogic={details.documentDetailsLogic}
+      />
     ),
+  };
+});
+const DownloadPage = lazy(async () => {
+  const [page, compose] = await Promise.all([
+    import('../views/download/download-page'),
+    import('./compose-download'),
+  ]);
+  return {
+    default: (props: { id: string }) => <page.DownloadPage {...props} logic={compose.downloadLogic} />,
   };
 });
 const ConnectionsPage = lazy(() =>
@@ -98,6 +112,7 @@ export function AppRoutes() {
               {(params) => <DocumentRoute id={params.id} mode="view" />}
             </Route>
             <Route path="/document/:id">{(params) => <DocumentRoute id={params.id} mode="full" />}</Route>
+            <Route path="/download/:id">{(params) => <DownloadPage key={params.id} id={params.id} />}</Route>
             <Route path="/connections">
               <Redirect to="/connections/users" replace />
             </Route>

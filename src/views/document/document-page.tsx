@@ -1,7 +1,8 @@
 // The document page in its three routes (spec 000 §2): /document/:id shows the viewer beside the
 // details, /document/details/:id the details only (where the mobile list leads), /document/view/:id
-// the viewer only. One document actor per page; a load failure sends the user back to the list.
-import { Button, Caption1, Spinner, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
+// the viewer only. One document actor per page; a load failure sends the user back to the list. The
+// details and participants are the list's details panel (its own actor, in its page variant).
+import { Button, Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeft20Regular, DocumentPdf24Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
@@ -9,9 +10,9 @@ import { Link } from 'wouter';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
 import type { documentMachine } from '../../../machines/document.machine';
-import { useOwnerText, useStatusText } from '../documents/document-text';
-import { formatDateTime, truncateName } from '../format';
-import { DocumentViewer, type DocumentActor } from './document-viewer';
+import { DetailsPanel, type DocumentDetailsLogic } from '../documents/details-panel';
+import { truncateName } from '../format';
+import { DocumentViewer } from './document-viewer';
 
 export type DocumentPageMode = 'full' | 'details' | 'view';
 
@@ -29,59 +30,20 @@ const useStyles = makeStyles({
     '@media (min-width: 768px) and (max-width: 959px)': { gridTemplateColumns: 'minmax(0, 1fr) 280px' },
     '@media (max-width: 767px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
   },
-  details: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content minmax(0, 1fr)',
-    columnGap: tokens.spacingHorizontalL,
-    rowGap: tokens.spacingVerticalS,
-    margin: 0,
-  },
-  term: { color: tokens.colorNeutralForeground3 },
-  value: { margin: 0, overflowWrap: 'anywhere' },
   panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
-
-function Details({ document }: { document: DocumentActor }) {
-  const styles = useStyles();
-  const intl = useIntl();
-  const ownerText = useOwnerText();
-  const statusText = useStatusText();
-  const attributes = useSelector(document, (snapshot) => snapshot.context.document?.attributes ?? null);
-  if (!attributes) return null;
-  const rows: [string, string][] = [
-    [intl.formatMessage({ id: 'document.details.name' }), attributes.originalFilename],
-    [intl.formatMessage({ id: 'document.details.owner' }), ownerText(attributes)],
-    [intl.formatMessage({ id: 'document.details.size' }), attributes.humanFilesize],
-    [intl.formatMessage({ id: 'document.details.status' }), statusText(attributes)],
-    [intl.formatMessage({ id: 'document.details.uploaded' }), formatDateTime(intl, attributes.createdAt)],
-  ];
-  return (
-    <section aria-label={intl.formatMessage({ id: 'document.details.label' })}>
-      <dl className={styles.details}>
-        {rows.map(([term, value]) => (
-          <div key={term} style={{ display: 'contents' }}>
-            <dt>
-              <Caption1 className={styles.term}>{term}</Caption1>
-            </dt>
-            <dd className={styles.value}>
-              <Text>{value}</Text>
-            </dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
-}
 
 export function DocumentPage({
   id,
   mode,
   logic,
+  detailsLogic,
 }: {
   id: string;
   mode: DocumentPageMode;
   logic: typeof documentMachine;
+  detailsLogic: DocumentDetailsLogic;
 }) {
   const styles = useStyles();
   const intl = useIntl();
@@ -121,7 +83,7 @@ export function DocumentPage({
         </div>
       ) : mode === 'details' ? (
         <div className={styles.panel}>
-          <Details document={document} />
+          <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
           <Link href={`/document/view/${id}`} asChild>
             <Button as="a" appearance="primary" className={styles.button} icon={<DocumentPdf24Regular />}>
               {intl.formatMessage({ id: 'document.openViewer' })}
@@ -135,7 +97,7 @@ export function DocumentPage({
           <section aria-label={intl.formatMessage({ id: 'document.viewer.label' })}>
             <DocumentViewer document={document} />
           </section>
-          <Details document={document} />
+          <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
         </div>
       )}
     </article>

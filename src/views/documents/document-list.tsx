@@ -17,8 +17,11 @@ import { FULL_TABLE_QUERY, MOBILE_QUERY, useMediaQuery } from '../use-media-quer
 import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
 import type { DocumentListActor, DocumentListLogic } from './list-actor';
+import { DetailsAside } from './details-aside';
+import { ListNotice } from './list-notice';
 import { ListToolbar } from './list-toolbar';
 import { Pager } from './pager';
+import { BulkActions } from './bulk-actions';
 
 // The error state loads only when a load fails; the loading state uses the shell's light Busy rather
 // than Fluent's Spinner: neither weighs on the list's path.
@@ -60,6 +63,14 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
   },
   busy: { opacity: 0.6, transitionProperty: 'opacity', transitionDuration: '150ms' },
+  workspace: { display: 'flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalL, minWidth: 0 },
+  main: {
+    flex: '1 1 auto',
+    minWidth: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalL,
+  },
 });
 
 function SelectionBar({ list }: { list: DocumentListActor }) {
@@ -128,6 +139,13 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   );
 }
 
+function ListDetails({ list }: { list: DocumentListActor }) {
+  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
+  if (isMobile) return null;
+  return <DetailsAside selectedIds={selectedIds} />;
+}
+
 export type DocumentListProps = {
   logic: DocumentListLogic;
   category: DocumentCategory;
@@ -158,10 +176,17 @@ export function DocumentList({ logic, category, selectId }: DocumentListProps) {
       <Title2 as="h1" id="documents-heading">
         {title}
       </Title2>
+      <ListNotice />
       <ListToolbar list={list} />
       <SelectionBar list={list} />
-      <ListBody list={list} category={category} />
-      <Pager list={list} />
+      <BulkActions list={list} />
+      <div className={styles.workspace}>
+        <div className={styles.main}>
+          <ListBody list={list} category={category} />
+          <Pager list={list} />
+        </div>
+        <ListDetails list={list} />
+      </div>
     </section>
   );
 }

@@ -18,6 +18,7 @@ import { useIntl } from 'react-intl';
 import { formatDateTime, truncateName } from '../format';
 import { useOwnerText, useStatusText } from './document-text';
 import type { DocumentListActor } from './list-actor';
+import { RowActions } from './row-actions';
 
 const useStyles = makeStyles({
   table: { width: '100%', tableLayout: 'fixed' },
@@ -118,6 +119,10 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
           <TableHeaderCell className={styles.ownerColumn}>
             {intl.formatMessage({ id: 'documents.column.owner' })}
           </TableHeaderCell>
+          <TableHeaderCell
+            style={{ width: 56 }}
+            aria-label={intl.formatMessage({ id: 'documents.actions.column' })}
+          />
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -169,6 +174,9 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
                 </TableCell>
               )}
               <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>
+              <TableCell onClick={(event) => event.stopPropagation()}>
+                <RowActions document={document} />
+              </TableCell>
             </TableRow>
           );
         })}

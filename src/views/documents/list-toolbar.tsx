@@ -2,6 +2,7 @@ import { Button, Field, Input, Select, makeStyles, tokens } from '@fluentui/reac
 import { Dismiss20Regular, Search20Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
+import type { ListSort } from '../../../machines/types';
 import type { DocumentListActor } from './list-actor';
 
 const useStyles = makeStyles({
@@ -25,11 +26,28 @@ const useStyles = makeStyles({
   select: { minHeight: '40px' },
 });
 
+// Spec 000 §2: newest or oldest first; "Deletion date" (the earliest first) only while the list shows the
+// auto-deletion column (meta.showAutodeleteDate).
+const SORTS = {
+  newest: { column: 'created_at', direction: 'desc' },
+  oldest: { column: 'created_at', direction: 'asc' },
+  autodeletion_at: { column: 'autodeletion_at', direction: 'asc' },
+} as const satisfies Record<string, ListSort>;
+
+type SortValue = keyof typeof SORTS;
+
+function toSortValue(value: string): SortValue {
+  return value === 'oldest' || value === 'autodeletion_at' ? value : 'newest';
+}
+
 export function ListToolbar({ list }: { list: DocumentListActor }) {
   const styles = useStyles();
   const intl = useIntl();
   const search = useSelector(list, (snapshot) => snapshot.context.search);
-  const direction = useSelector(list, (snapshot) => snapshot.context.sort.direction);
+  const sort = useSelector(list, (snapshot) => snapshot.context.sort);
+  const showAutodelete = useSelector(list, (snapshot) => snapshot.context.meta?.showAutodeleteDate ?? false);
+  const sortValue: SortValue =
+    sort.column === 'autodeletion_at' ? 'autodeletion_at' : sort.direction === 'asc' ? 'oldest' : 'newest';
 
   return (
     <div className={styles.toolbar}>
@@ -68,13 +86,14 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
       <Field label={intl.formatMessage({ id: 'documents.sort.label' })} className={styles.sort}>
         <Select
           className={styles.select}
-          value={direction}
-          onChange={(_event, data) =>
-            list.send({ type: 'sort.changed', direction: data.value === 'asc' ? 'asc' : 'desc' })
-          }
+          value={sortValue}
+          onChange={(_event, data) => list.send({ type: 'sort.changed', ...SORTS[toSortValue(data.value)] })}
         >
-          <option value="desc">{intl.formatMessage({ id: 'documents.sort.newest' })}</option>
-          <option value="asc">{intl.formatMessage({ id: 'documents.sort.oldest' })}</option>
+          <option value="newest">{intl.formatMessage({ id: 'documents.sort.newest' })}</option>
+          <option value="oldest">{intl.formatMessage({ id: 'documents.sort.oldest' })}</option>
+          {(showAutodelete || sortValue === 'autodeletion_at') && (
+            <option value="autodeletion_at">{intl.formatMessage({ id: 'documents.sort.deletion' })}</option>
+          )}
         </Select>
       </Field>
     </div>

@@ -14,6 +14,7 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
+import { SessionContext } from '../../app/session';
 
 const UploadModal = lazy(() =>
   import('../upload/upload-modal').then((module) => ({ default: module.UploadModal })),
@@ -28,6 +29,22 @@ function UploadModalHost() {
     </Suspense>
   );
 }
+
+// The action dialogs and their machine load together, with the first opening of any modal.
+const ActionModals = lazy(async () => {
+  const [view, compose] = await Promise.all([
+    import('../documents/action-modals'),
+    import('../../app/compose-actions'),
+  ]);
+  return {
+    default: function ActionModalsWithLogic() {
+      const modal = useModalActor();
+      const session = SessionContext.useActorRef();
+      const logic = useMemo(() => compose.composeActions(modal, session), [modal, session]);
+      return <view.ActionModals logic={logic} />;
+    },
+  };
+});
 
 function UnknownModal() {
   const intl = useIntl();
@@ -60,6 +77,9 @@ export function ModalHost() {
   return (
     <>
       <UploadModalHost />
+      <Suspense fallback={null}>
+        <ActionModals />
+      </Suspense>
       <UnknownModal />
     </>
   );

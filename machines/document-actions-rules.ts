@@ -1,0 +1,75 @@
+// Which document actions a user is offered (spec 000 §4 "Rules", §5, §6). One place for the row menu,
+// the bulk bar and the document-actions machine, which refuses any request these rules do not allow.
+import type { DocumentAttributes, DocumentResource } from './types';
+
+export const DOCUMENT_ACTIONS = [
+  'archive',
+  'delete',
+  'refuse',
+  'approve',
+  'reject',
+  'cancelSignFlow',
+  'download',
+] as const;
+export type DocumentAction = (typeof DOCUMENT_ACTIONS)[number];
+
+/** The actions that may take several documents at once. */
+export const BULK_ACTIONS = ['archive', 'delete', 'download'] as const satisfies readonly DocumentAction[];
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+type Flags = Pick<
+  DocumentAttributes,
+  | 'state'
+  | 'currentUserArchived'
+  | 'currentUserCanArchive'
+  | 'currentUserCanDelete'
+  | 'currentUserCanRefuse'
+  | 'currentUserCanReview'
+  | 'currentUserCanCancel'
+>;
+
+export function isSigned(document: DocumentResource): boolean {
+  return document.attributes.state === 'signed';
+}
+
+/** A running flow that a delete cancels first (the server does both in one call). */
+export function hasFlowInProgress(document: DocumentResource): boolean {
+  const { state } = document.attributes;
+  return state === 'awaiting_signs' || state === 'in_review';
+}
+
+const ROW_RULES: Record<DocumentAction, (flags: Flags) => boolean> = {
+  archive: (flags) => flags.currentUserCanArchive,
+  delete: (flags) => flags.currentUserCanDelete,
+  refuse: (flags) => flags.currentUserCanRefuse,
+  approve: (flags) => flags.currentUserCanReview,
+  reject: (flags) => flags.currentUserCanReview,
+  cancelSignFlow: (flags) => flags.currentUserCanCancel,
+  download: (flags) => flags.state === 'signed',
+};
+
+/** A row's menu: nothing once the user archived the document, else the actions its flags allow. */
+export function rowActionsOf(attributes: Flags): DocumentAction[] {
+  if (attributes.currentUserArchived) return [];
+  return DOCUMENT_ACTIONS.filter((action) => ROW_RULES[action](attributes));
+}
+
+/** Archive and delete when every selected document allows them; download when one is signed. */
+export function bulkActionsOf(documents: readonly DocumentResource[]): BulkAction[] {
+  if (documents.length === 0) return [];
+  return BULK_ACTIONS.filter((action) =>
+    action === 'download'
+      ? documents.some(isSigned)
+      : documents.every((document) => ROW_RULES[action](document.attributes)),
+  );
+}
+
+/** Whether a request for `action` on these documents is one the user could have been offered. */
+export function isActionAllowed(action: DocumentAction, documents: readonly DocumentResource[]): boolean {
+  const [only] = documents;
+  if (documents.length === 1 && only) return rowActionsOf(only.attributes).includes(action);
+  // A multi-selection may include archived documents (the archive view): the bulk rules decide.
+  return (BULK_ACTIONS as readonly DocumentAction[]).includes(action)
+    ? bulkActionsOf(documents).includes(action as BulkAction)
+    : false;
+}

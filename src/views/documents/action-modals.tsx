@@ -1,0 +1,311 @@
+// The dialogs of the document actions (spec 000 §2 modals confirm, refuse, delete, deleteMultiple,
+// archive, archiveMultiple). The modal machine says which is open and carries the request in its props;
+// this view hands the request to the document-actions actor and renders that actor: the text, the
+// reason field, the busy button, every error of spec 000 §8. The dialog stays mounted (decisions.md).
+import { useEffect } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  MessageBar,
+  MessageBarBody,
+  Spinner,
+  Text,
+  Textarea,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useIntl, type IntlShape } from 'react-intl';
+import type { ActorRefFrom } from 'xstate';
+import {
+  DOCUMENT_ACTIONS,
+  hasFlowInProgress,
+  isSigned,
+  type DocumentAction,
+} from '../../../machines/document-actions-rules';
+import {
+  REFUSE_REASON_MAX_LENGTH,
+  STALE_DOCUMENT_CODES,
+  type ActionRequest,
+  type documentActionsMachine,
+} from '../../../machines/document-actions.machine';
+import type { ModalProps } from '../../../machines/modal.machine';
+import { actorOptions } from '../../app/inspect';
+import { useModalActor } from '../../app/modal-context';
+import type { MessageId } from '../../i18n/messages';
+
+export type DocumentActionsLogic = typeof documentActionsMachine;
+type DocumentActionsActor = ActorRefFrom<DocumentActionsLogic>;
+
+const ACTION_MODAL_NAMES: readonly string[] = [
+  'confirm',
+  'refuse',
+  'delete',
+  'deleteMultiple',
+  'archive',
+  'archiveMultiple',
+];
+
+/** The request a row menu or the bulk bar put in the modal's props, if it is one. */
+export function requestOfProps(props: ModalProps): ActionRequest | null {
+  const request = props.request;
+  if (typeof request !== 'object' || request === null) return null;
+  const { action, documents } = request as Record<string, unknown>;
+  if (!(DOCUMENT_ACTIONS as readonly unknown[]).includes(action) || !Array.isArray(documents)) return null;
+  return { action: action as DocumentAction, documents: documents as ActionRequest['documents'] };
+}
+
+const TITLES: Record<Exclude<DocumentAction, 'archive' | 'delete'>, MessageId> = {
+  refuse: 'documents.refuse.title',
+  approve: 'documents.approve.title',
+  reject: 'documents.reject.title',
+  cancelSignFlow: 'documents.cancelSignFlow.title',
+  download: 'documents.download.title',
+};
+
+const CONFIRM_LABELS: Record<DocumentAction, MessageId> = {
+  archive: 'documents.actions.archive',
+  delete: 'documents.actions.delete',
+  refuse: 'documents.refuse.confirm',
+  approve: 'documents.actions.approve',
+  reject: 'documents.actions.reject',
+  cancelSignFlow: 'documents.actions.cancelSignFlow',
+  download: 'documents.actions.download',
+};
+
+const ERRORS: Record<DocumentAction, MessageId> = {
+  archive: 'documents.archive.error',
+  delete: 'documents.delete.error',
+  refuse: 'documents.refuse.error',
+  approve: 'documents.approve.error',
+  reject: 'documents.reject.error',
+  cancelSignFlow: 'documents.cancelSignFlow.error',
+  download: 'common.error.generic',
+};
+
+/** The message of a failed action: spec 000 §8, singular or plural by the number of documents. */
+export function actionErrorText(
+  intl: IntlShape,
+  action: DocumentAction,
+  code: string,
+  count: number,
+): string {
+  if (action === 'cancelSignFlow' && code === 'document_already_signed') {
+    return intl.formatMessage({ id: 'documents.cancelSignFlow.error.alreadySigned' });
+  }
+  if (STALE_DOCUMENT_CODES.includes(code)) return intl.formatMessage({ id: 'documents.actions.changed' });
+  return intl.formatMessage({ id: ERRORS[action] }, { count });
+}
+
+const useStyles = makeStyles({
+  surface: { width: '520px', maxWidth: 'calc(100vw - 32px)', boxSizing: 'border-box' },
+  content: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  name: { overflowWrap: 'anywhere' },
+  button: { minHeight: '40px' },
+  progress: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM },
+});
+
+function titleOf(intl: IntlShape, action: DocumentAction, count: number): string {
+  if (action === 'archive') return intl.formatMessage({ id: 'documents.archive.title' }, { count });
+  if (action === 'delete') return intl.formatMessage({ id: 'documents.delete.title' }, { count });
+  return intl.formatMessage({ id: TITLES[action] });
+}
+
+function ActionText({ action, documents }: ActionRequest) {
+  const intl = useIntl();
+  const styles = useStyles();
+  const count = documents.length;
+  const name = documents[0]?.attributes.originalFilename ?? '';
+  const text = (() => {
+    switch (action) {
+      case 'archive':
+        return count > 1
+          ? intl.formatMessage({ id: 'documents.archive.text.other' }, { count })
+          : intl.formatMessage({ id: 'documents.archive.text.one' }, { name });
+      case 'delete':
+        return count > 1
+          ? intl.formatMessage({ id: 'documents.delete.text.other' }, { count })
+          : intl.formatMessage({ id: 'documents.delete.text.one' }, { name });
+      case 'refuse':
+        return intl.formatMessage({ id: 'documents.refuse.text' }, { name });
+      case 'approve':
+        return intl.formatMessage({ id: 'documents.approve.text' }, { name });
+      case 'reject':
+        return intl.formatMessage({ id: 'documents.reject.text' }, { name });
+      case 'cancelSignFlow':
+        return intl.formatMessage({ id: 'documents.cancelSignFlow.text' }, { name });
+      case 'download':
+        return intl.formatMessage(
+          { id: 'documents.download.mixed' },
+          { signed: documents.filter(isSigned).length, count },
+        );
+    }
+  })();
+  const cancelsFlow = action === 'delete' && documents.some(hasFlowInProgress);
+  return (
+    <>
+      <Text as="p" className={styles.name}>
+        {text}
+      </Text>
+      {cancelsFlow && (
+        <MessageBar intent="warning">
+          <MessageBarBody>
+            {intl.formatMessage({ id: 'documents.delete.text.flow' }, { count })}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+    </>
+  );
+}
+
+function ActionBody({ actions }: { actions: DocumentActionsActor }) {
+  const intl = useIntl();
+  const styles = useStyles();
+  const modal = useModalActor();
+  const action = useSelector(actions, (snapshot) => snapshot.context.action);
+  const documents = useSelector(actions, (snapshot) => snapshot.context.documents);
+  const reason = useSelector(actions, (snapshot) => snapshot.context.reason);
+  const errorCode = useSelector(actions, (snapshot) => snapshot.context.errorCode);
+  const isBusy = useSelector(actions, (snapshot) => snapshot.hasTag('busy'));
+  const isDownloading = useSelector(actions, (snapshot) => snapshot.matches('downloading'));
+  const isReasonInvalid = useSelector(actions, (snapshot) => snapshot.matches({ confirming: 'invalid' }));
+  const isFailed = useSelector(actions, (snapshot) => snapshot.matches('failed'));
+  const canConfirm = useSelector(actions, (snapshot) => snapshot.can({ type: 'action.confirm' }));
+  if (!action) return null;
+  const count = documents.length;
+  const close = () => modal.send({ type: 'modal.close' });
+
+  if (isDownloading) {
+    return (
+      <DialogBody>
+        <DialogTitle>{intl.formatMessage({ id: 'documents.download.title' })}</DialogTitle>
+        <DialogContent className={styles.progress}>
+          <Spinner size="tiny" />
+          <Text>{intl.formatMessage({ id: 'documents.download.progress' })}</Text>
+        </DialogContent>
+        <DialogActions>
+          <Button className={styles.button} onClick={close}>
+            {intl.formatMessage({ id: 'common.close' })}
+          </Button>
+        </DialogActions>
+      </DialogBody>
+    );
+  }
+
+  const isDestructive = action === 'delete' || action === 'cancelSignFlow' || action === 'refuse';
+  return (
+    <DialogBody>
+      <DialogTitle>{titleOf(intl, action, count)}</DialogTitle>
+      <DialogContent className={styles.content}>
+        <ActionText action={action} documents={documents} />
+        {action === 'refuse' && (
+          <Field
+            label={intl.formatMessage({ id: 'documents.refuse.reason.label' })}
+            validationState={isReasonInvalid ? 'error' : 'none'}
+            validationMessage={
+              isReasonInvalid ? intl.formatMessage({ id: 'documents.refuse.reason.validation' }) : undefined
+            }
+          >
+            <Textarea
+              value={reason}
+              maxLength={REFUSE_REASON_MAX_LENGTH + 1}
+              disabled={isBusy}
+              onChange={(_event, data) => actions.send({ type: 'reason.changed', reason: data.value })}
+            />
+          </Field>
+        )}
+        {isFailed && errorCode && (
+          <MessageBar intent="error" role="alert">
+            <MessageBarBody>{actionErrorText(intl, action, errorCode, count)}</MessageBarBody>
+          </MessageBar>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button
+          appearance="primary"
+          className={styles.button}
+          style={isDestructive ? { backgroundColor: tokens.colorPaletteRedBackground3 } : undefined}
+          disabled={!canConfirm}
+          aria-busy={isBusy}
+          icon={
+            isBusy ? (
+              <Spinner size="tiny" aria-label={intl.formatMessage({ id: 'documents.actions.working' })} />
+            ) : undefined
+          }
+          onClick={() => actions.send({ type: 'action.confirm' })}
+        >
+          {intl.formatMessage({ id: CONFIRM_LABELS[action] })}
+        </Button>
+        <Button className={styles.button} onClick={close}>
+          {intl.formatMessage({
+            id: action === 'cancelSignFlow' ? 'documents.cancelSignFlow.keep' : 'common.cancel',
+          })}
+        </Button>
+      </DialogActions>
+    </DialogBody>
+  );
+}
+
+/** One document-actions actor for the shell, driven by the modal machine's openings. */
+export function ActionModals({ logic }: { logic: DocumentActionsLogic }) {
+  const styles = useStyles();
+  const modal = useModalActor();
+  const actions = useActorRef(logic, actorOptions({}));
+  const isOpen = useSelector(
+    modal,
+    (snapshot) => snapshot.matches('open') && ACTION_MODAL_NAMES.includes(snapshot.context.name ?? ''),
+  );
+
+  useEffect(() => {
+    // Each opening carries a new props object: that is one request. Closing drops a request not yet run.
+    let seenProps: ModalProps | null = null;
+    const onModal = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
+      const isActionModal =
+        snapshot.matches('open') && ACTION_MODAL_NAMES.includes(snapshot.context.name ?? '');
+      if (!isActionModal) {
+        if (seenProps !== null) actions.send({ type: 'action.dismiss' });
+        seenProps = null;
+        return;
+      }
+      if (snapshot.context.props === seenProps) return;
+      seenProps = snapshot.context.props;
+      const request = requestOfProps(snapshot.context.props);
+      if (request) actions.send({ type: 'action.request', ...request });
+    };
+    onModal(modal.getSnapshot());
+    const subscription = modal.subscribe(onModal);
+    const confirmed = modal.on('modal.confirmed', () => actions.send({ type: 'action.confirm' }));
+    return () => {
+      subscription.unsubscribe();
+      confirmed.unsubscribe();
+    };
+  }, [modal, actions]);
+
+  return (
+    <Dialog
+      open={isOpen}
+      onOpenChange={(_event, data) => {
+        if (!data.open) modal.send({ type: data.type === 'escapeKeyDown' ? 'key.escape' : 'modal.close' });
+      }}
+    >
+      <DialogSurface
+        className={styles.surface}
+        onKeyDown={(event) => {
+          // Enter confirms the confirm and delete dialogs (the modal machine decides which), not a field.
+          if (event.key !== 'Enter' || event.target instanceof HTMLTextAreaElement) return;
+          if (event.target instanceof HTMLButtonElement) return;
+          event.preventDefault();
+          modal.send({ type: 'key.enter' });
+        }}
+      >
+        {isOpen && <ActionBody actions={actions} />}
+      </DialogSurface>
+    </Dialog>
+  );
+}

@@ -1,0 +1,107 @@
+// The "More actions" menu of one document (spec 000 §5 "Row-level actions"): only the actions its flags
+// allow, none once the user archived it. Choosing one opens its dialog through the modal actor; the
+// dialog (action-modals.tsx) hands the request to the document-actions machine.
+import { lazy, Suspense, useContext, useState } from 'react';
+import { Button, type ButtonProps } from '@fluentui/react-components';
+import { MoreHorizontal20Regular } from '@fluentui/react-icons';
+import { useIntl } from 'react-intl';
+import { rowActionsOf, type DocumentAction } from '../../../machines/document-actions-rules';
+import type { ModalName } from '../../../machines/modal.machine';
+import type { DocumentResource } from '../../../machines/types';
+import { ModalContext, type ModalActorRef } from '../../app/modal-context';
+import type { MessageId } from '../../i18n/messages';
+
+export const ACTION_LABELS: Record<DocumentAction, MessageId> = {
+  archive: 'documents.actions.archive',
+  delete: 'documents.actions.delete',
+  refuse: 'documents.actions.refuse',
+  approve: 'documents.actions.approve',
+  reject: 'documents.actions.reject',
+  cancelSignFlow: 'documents.actions.cancelSignFlow',
+  download: 'documents.actions.download',
+};
+
+/** The spec's modal names (§2): archive and delete have their own, multiple forms; the rest confirm. */
+export function modalNameOf(action: DocumentAction, count: number): ModalName {
+  if (action === 'archive') return count > 1 ? 'archiveMultiple' : 'archive';
+  if (action === 'delete') return count > 1 ? 'deleteMultiple' : 'delete';
+  if (action === 'refuse') return 'refuse';
+  return 'confirm';
+}
+
+/** Opens the action's dialog; the request travels in the modal's props. */
+export function requestAction(
+  modal: ModalActorRef,
+  action: DocumentAction,
+  documents: DocumentResource[],
+): void {
+  modal.send({
+    type: 'modal.open',
+    name: modalNameOf(action, documents.length),
+    props: { request: { action, documents } },
+  });
+}
+
+const RowActionsMenu = lazy(() =>
+  import('./row-actions-menu').then((module) => ({ default: module.RowActionsMenu })),
+);
+
+export function RowActions({
+  document,
+  appearance = 'subtle',
+}: {
+  document: DocumentResource;
+  appearance?: ButtonProps['appearance'];
+}) {
+  const intl = useIntl();
+  // Outside the shell (a bare list in a test) there is no modal to open: no actions are offered.
+  const modal = useContext(ModalContext);
+  const [button, setButton] = useState<HTMLElement | null>(null);
+  // Whether the popup is out is presentation, not behaviour: it has no machine.
+  const [isOpen, setOpen] = useState(false);
+  const [hasOpened, setHasOpened] = useState(false);
+  const actions = rowActionsOf(document.attributes);
+  if (!modal || actions.length === 0) return null;
+  const close = () => {
+    setOpen(false);
+    button?.focus();
+  };
+  return (
+    <>
+      <Button
+        ref={setButton}
+        appearance={appearance}
+        icon={<MoreHorizontal20Regular />}
+        style={{ minWidth: 40, minHeight: 40 }}
+        aria-haspopup="menu"
+        aria-expanded={isOpen}
+        aria-label={intl.formatMessage(
+          { id: 'documents.actions.more' },
+          { name: document.attributes.originalFilename },
+        )}
+        // The row selects on click and on Enter; opening its menu must not.
+        onClick={(event) => {
+          event.stopPropagation();
+          setHasOpened(true);
+          setOpen((wasOpen) => !wasOpen);
+        }}
+        onKeyDown={(event) => event.stopPropagation()}
+      />
+      {hasOpened && (
+        <Suspense fallback={null}>
+          <RowActionsMenu
+            isOpen={isOpen}
+            target={button}
+            actions={actions}
+            labels={ACTION_LABELS}
+            onClose={close}
+            onSelect={(action) => {
+              close();
+              requestAction(modal, action, [document]);
+            }}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import { documentDetailsMachine, type SignFlowParticipants } from '../../machines/document-details.machine';
+import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../../machines/samples';
+import type { DocumentResource } from '../../machines/types';
+import { ApiError } from '../../src/api/errors';
+import { DetailsPanel } from '../../src/views/documents/details-panel';
+import { renderView } from './render';
+
+const FLOW = sampleDocument('d1', {
+  originalFilename: '"><img src=x onerror=alert(1)>.pdf',
+  state: 'awaiting_signs',
+  isSignFlow: true,
+  isOwner: false,
+  creatorFullName: 'Bob Builder',
+  humanFilesize: '48 KB',
+  signatoryCount: 2,
+  signedCount: 1,
+  currentUserCanSign: true,
+});
+
+function detailsWith(
+  documents: Record<string, DocumentResource>,
+  signFlow: () => Promise<SignFlowParticipants> = async () => SAMPLE_SIGN_FLOW_PARTICIPANTS,
+) {
+  const fetchDocument = vi.fn(async ({ documentId }: { documentId: string }) => {
+    const document = documents[documentId];
+    if (!document) throw new ApiError({ code: 'not_found', status: 404 });
+    return document;
+  });
+  const fetchSignFlow = vi.fn(signFlow);
+  const logic = documentDetailsMachine.provide({
+    actors: {
+      fetchDocument: fromPromise<DocumentResource, { documentId: string }>(({ input }) =>
+        fetchDocument(input),
+      ),
+      fetchSignFlow: fromPromise<SignFlowParticipants, { documentId: string }>(() => fetchSignFlow()),
+    },
+  });
+  return { logic, fetchDocument, fetchSignFlow };
+}
+
+describe('details panel', () => {
+  it('shows the document, its participants with their states, the open button and the preview', async () => {
+    const { logic } = detailsWith({ d1: FLOW });
+    renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
+
+    const panel = await screen.findByRole('complementary', { name: 'Document details' });
+    const reviewers = await within(panel).findByRole('region', { name: 'Reviewers' });
+    // The owner, and again as a signatory.
+    expect(within(panel).getAllByText('Bob Builder')).toHaveLength(2);
+    // A name with markup is text, never HTML.
+    expect(within(panel).getByText('"><img src=x onerror=alert(1)>.pdf')).toBeTruthy();
+    expect(panel.querySelectorAll('img[src="x"]')).toHaveLength(0);
+    expect(within(panel).getByText('48 KB')).toBeTruthy();
+    expect(within(panel).getByText('Waiting for you (1/2 signed)')).toBeTruthy();
+    expect(within(panel).getByText('Jan 1 2030, 09:00', { exact: false })).toBeTruthy();
+
+    expect(within(reviewers).getByText('Grace Hopper')).toBeTruthy();
+    expect(within(reviewers).getByText('Approved')).toBeTruthy();
+    const signatories = within(panel).getByRole('region', { name: 'Signatories' });
+    expect(within(signatories).getByText(/^Signed Jan 2 2030/)).toBeTruthy();
+    // Without a name the e-mail address stands for the participant.
+    expect(within(signatories).getByText('carol@paraph.test')).toBeTruthy();
+    expect(within(signatories).getByText('Waiting')).toBeTruthy();
+
+    const open = within(panel).getByRole('link', { name: 'Open document' });
+    expect(open.getAttribute('href')).toBe('/document/d1');
+    const preview = within(panel).getByRole('img', {
+      name: `First page of ${FLOW.attributes.originalFilename}`,
+    });
+    expect(preview.getAttribute('src')).toBe(FLOW.attributes.publicImagesFileUrls[0]);
+  });
+
+  it('says quietly that the participants could not be loaded when the sign flow call fails', async () => {
+    const { logic } = detailsWith({ d1: FLOW }, async () => {
+      throw new ApiError({ code: 'not_implemented', status: 501 });
+    });
+    renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
+    expect(await screen.findByText('Could not load participants.')).toBeTruthy();
+    expect(screen.getByText('48 KB')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('does not ask for participants of a document without a sign flow, and shows the processing text', async () => {
+    const { logic, fetchSignFlow } = detailsWith({
+      d2: sampleDocument('d2', { processing: true, publicImagesFileUrls: [] }),
+    });
+    renderView(<DetailsPanel logic={logic} selectedIds={['d2']} />);
+    expect(await screen.findByText('This document is still being processed.')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Signatories' })).toBeNull();
+    expect(fetchSignFlow).not.toHaveBeenCalled();
+  });
+
+  it('shows the count of a multi-selection and a hint without a selection', async () => {
+    const { logic, fetchDocument } = detailsWith({});
+    const { rerender } = renderView(<DetailsPanel logic={logic} selectedIds={[]} />);
+    expect(screen.getByText('Select a document to see its details.')).toBeTruthy();
+    rerender(<DetailsPanel logic={logic} selectedIds={['d1', 'd2', 'd3']} />);
+    expect(await screen.findByText('3 documents selected')).toBeTruthy();
+    expect(fetchDocument).not.toHaveBeenCalled();
+  });
+
+  it('follows a new selection and offers a retry when the document cannot be loaded', async () => {
+    const { logic, fetchDocument } = detailsWith({ d1: FLOW });
+    const user = userEvent.setup();
+    const { rerender } = renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
+    expect(await screen.findByText('48 KB')).toBeTruthy();
+    rerender(<DetailsPanel logic={logic} selectedIds={['gone']} />);
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The details could not be loaded.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(fetchDocument).toHaveBeenCalledTimes(3);
+    expect(fetchDocument.mock.calls.map(([input]) => input.documentId)).toEqual(['d1', 'gone', 'gone']);
+  });
+
+  it('leaves out the open button and the preview on the document page', async () => {
+    const { logic } = detailsWith({ d1: FLOW });
+    renderView(<DetailsPanel logic={logic} selectedIds={['d1']} variant="page" />);
+    expect(await screen.findByText('48 KB')).toBeTruthy();
+    expect(await screen.findByText('Grace Hopper')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Open document' })).toBeNull();
+    expect(screen.queryByRole('img')).toBeNull();
+  });
+});
