@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
-import { getDocument, type PDFDocumentLoadingTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentLoadingTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 // About 110 dpi: sharp on a laptop, an A4 page is ~910 px wide. The cap keeps wide pages readable without
 // growing the files; the pixel budget keeps a freak page size (a 200-inch banner) from exhausting memory.
@@ -31,7 +31,31 @@ export function pageScale(widthPt: number, heightPt: number): number {
   return Math.min(dpiScale, widthScale, pixelScale);
 }
 
-function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjs: Promise<Pdfjs> | undefined;
+
+// The legacy build's core-js polyfills replace the global JSON.stringify with a much slower one (for
+// JSON.rawJSON), which every API response of this process would then pay for. pdfjs is loaded only when
+// the first page is rendered, and the engine's own JSON.stringify is put back: pdfjs needs nothing of it.
+function loadPdfjs(): Promise<Pdfjs> {
+  if (pdfjs === undefined) {
+    const nativeStringify = JSON.stringify;
+    // The worker module (which Node runs in-process as pdfjs's "fake worker") carries the same
+    // polyfills; loading it here too means both have run before the original is put back.
+    pdfjs = Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs'),
+      import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+    ])
+      .then(([main]) => main)
+      .finally(() => {
+        JSON.stringify = nativeStringify;
+      });
+  }
+  return pdfjs;
+}
+
+async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
+  const { getDocument } = await loadPdfjs();
   const params = {
     data,
     // pdfjs 6 no longer evaluates code from a PDF at all; the flag stays so that a pdfjs that still
@@ -55,7 +79,7 @@ function openPdf(data: Uint8Array): PDFDocumentLoadingTask {
 // never holds more than one page's pixels in memory.
 export async function* renderPages(pdf: Buffer): AsyncGenerator<RenderedPage> {
   // pdfjs takes ownership of (and may detach) the bytes it is given, so it gets its own copy.
-  const loading = openPdf(new Uint8Array(pdf));
+  const loading = await openPdf(new Uint8Array(pdf));
   try {
     const document = await loading.promise;
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber += 1) {

@@ -77,11 +77,13 @@ function SelectionBar({ list }: { list: DocumentListActor }) {
   const styles = useStyles();
   const intl = useIntl();
   const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
+  // From 768 px the details panel already offers "Open document" and counts the selection.
+  const hasDetailsPanel = !useMediaQuery(MOBILE_QUERY);
   if (selectedIds.length === 0) return null;
   const [onlyId] = selectedIds;
   return (
     <div className={styles.selection} role="status">
-      {selectedIds.length === 1 && onlyId !== undefined ? (
+      {hasDetailsPanel ? null : selectedIds.length === 1 && onlyId !== undefined ? (
         <Link href={`/document/${onlyId}`} asChild>
           <Button as="a" appearance="primary" className={styles.button} icon={<Open20Regular />}>
             {intl.formatMessage({ id: 'documents.open' })}

@@ -22,10 +22,13 @@ import { RowActions } from './row-actions';
 
 const useStyles = makeStyles({
   table: { width: '100%', tableLayout: 'fixed' },
+  // Shares, not fixed widths: beside the sidebar and the details panel the table may have only ~450 px,
+  // and the name column (which takes what is left) must never collapse.
   selectColumn: { width: '44px' },
+  actionsColumn: { width: '48px' },
   selectCell: { textAlign: 'center', whiteSpace: 'nowrap', padding: 0 },
-  dateColumn: { width: '150px' },
-  statusColumn: { width: '20%' },
+  dateColumn: { width: '17%' },
+  statusColumn: { width: '21%' },
   ownerColumn: { width: '16%' },
   row: {
     cursor: 'pointer',
@@ -120,7 +123,7 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
             {intl.formatMessage({ id: 'documents.column.owner' })}
           </TableHeaderCell>
           <TableHeaderCell
-            style={{ width: 56 }}
+            className={styles.actionsColumn}
             aria-label={intl.formatMessage({ id: 'documents.actions.column' })}
           />
         </TableRow>
