@@ -17,8 +17,11 @@ import type { SqlDialect } from './db/dialect.ts';
 import type { Database } from './db/schema.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { connectionHandlers } from './handlers/connections.ts';
+import { documentActionHandlers } from './handlers/document-actions.ts';
 import { documentHandlers } from './handlers/documents.ts';
+import { inviteHandlers } from './handlers/invites.ts';
 import { profileHandlers } from './handlers/profiles.ts';
+import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
@@ -47,6 +50,10 @@ export const HANDLERS: Handlers = {
   ...authHandlers,
   ...profileHandlers,
   ...documentHandlers,
+  // After documentHandlers: its getDocument is replaced by one that honours "delete for me".
+  ...documentActionHandlers,
+  ...signFlowHandlers,
+  ...inviteHandlers,
   ...connectionHandlers,
   ...uploadHandlers,
 };

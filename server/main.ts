@@ -1,15 +1,17 @@
 // `npm start`: configuration from the environment, the server, demo data on first start, and the page
-// image worker; stops cleanly on SIGINT / SIGTERM.
+// image worker and the auto-deletion job; stops cleanly on SIGINT / SIGTERM.
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startImageWorker } from './images/worker.ts';
+import { autodeleteIntervalMs, startAutodeletion } from './jobs/autodeletion.ts';
 import { DEMO_PASSWORD, seedDemo } from './seed.ts';
 
 const IMAGE_POLL_MS = 1000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  const autodeleteEveryMs = autodeleteIntervalMs(process.env);
   const app = await buildApp(config);
   if (config.demo) {
     const seed = await seedDemo(app.deps);
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   const address = app.server.address() as AddressInfo | null;
   const port = address?.port ?? config.port;
   const worker = startImageWorker(app.deps, { pollMs: IMAGE_POLL_MS });
+  const autodeletion = startAutodeletion(app.deps, { intervalMs: autodeleteEveryMs });
   console.log(`Paraph is running at http://localhost:${port}/app/`);
 
   let isStopping = false;
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
     void (async () => {
       try {
         await worker.stop();
+        await autodeletion.stop();
         await app.close();
         process.exit(0);
       } catch (error) {

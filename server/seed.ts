@@ -5,6 +5,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
 import type { AppDeps } from './context.ts';
+import { actionDb } from './documents/access.ts';
 import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { queueRenderPages } from './images/worker.ts';
 
@@ -18,7 +19,16 @@ export const DEMO_ACCOUNTS = [
 
 type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
 
-type DemoParticipant = { who: DemoKey; role: ParticipantRole; state: ParticipantState; reason?: string };
+// `invitee` is someone without an account yet, invited by e-mail (DEMO_INVITEE_EMAIL).
+type DemoParticipant = {
+  who: DemoKey | 'invitee';
+  role: ParticipantRole;
+  state: ParticipantState;
+  reason?: string;
+};
+
+// Has no account: signing up with it and accepting the seeded invite links them to the flow.
+export const DEMO_INVITEE_EMAIL = 'dave@paraph.test';
 
 // A document with a sign flow is in its flow's state; one without has just been uploaded.
 type DemoDocument = { title: string; owner: DemoKey; pages: number; ageDays: number } & (
@@ -29,7 +39,7 @@ function reviewer(who: DemoKey, state: ParticipantState): DemoParticipant {
   return { who, role: 'reviewer', state };
 }
 
-function signatory(who: DemoKey, state: ParticipantState, reason?: string): DemoParticipant {
+function signatory(who: DemoParticipant['who'], state: ParticipantState, reason?: string): DemoParticipant {
   return { who, role: 'signatory', state, ...(reason === undefined ? {} : { reason }) };
 }
 
@@ -42,7 +52,11 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     pages: 3,
     ageDays: 1,
     comment: 'Bob, please check the delivery terms before Carol signs.',
-    participants: [reviewer('bob', 'pending'), signatory('carol', 'waiting')],
+    participants: [
+      reviewer('bob', 'pending'),
+      signatory('carol', 'waiting'),
+      signatory('invitee', 'waiting'),
+    ],
   },
   {
     title: 'Office lease 2025',
@@ -253,14 +267,28 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
             sign_flow_id: flowId,
             role: participant.role,
             position: position + 1,
-            email: emailOf(participant.who),
-            user_id: idOf(participant.who),
+            email: participant.who === 'invitee' ? DEMO_INVITEE_EMAIL : emailOf(participant.who),
+            user_id: participant.who === 'invitee' ? null : idOf(participant.who),
             state: participant.state,
             signed_at: participant.state === 'signed' ? createdIso : null,
             refused_at: participant.state === 'refused' ? createdIso : null,
             approved_at: participant.state === 'approved' ? createdIso : null,
             rejected_at: participant.state === 'rejected' ? createdIso : null,
             refuse_reason: participant.reason ?? null,
+          })
+          .execute();
+      }
+      if (spec.participants.some((participant) => participant.who === 'invitee')) {
+        await actionDb(trx)
+          .insertInto('invites')
+          .values({
+            id: randomUUID(),
+            email: DEMO_INVITEE_EMAIL,
+            document_id: file.id,
+            sign_flow_id: flowId,
+            created_at: createdIso,
+            accepted_at: null,
+            accepted_by: null,
           })
           .execute();
       }

@@ -53,7 +53,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
 export async function openMigratedDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const opened = await openDatabase(options);
   try {
-    await migrateToLatest(opened.db, opened.dialect);
+    await migrateToLatest(opened.db, opened.dialect, options.pgSchema);
   } catch (error) {
     await opened.db.destroy();
     throw error;

@@ -3,17 +3,31 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { SqlDialect } from './dialect.ts';
 import { initialMigration } from './migrations/0001_initial.ts';
+import { listIndexesMigration } from './migrations/0002_list_indexes.ts';
+import { invitesMigration } from './migrations/0003_invites.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
     '0001_initial': initialMigration(dialect),
+    '0002_list_indexes': listIndexesMigration,
+    '0003_invites': invitesMigration,
   };
 }
 
-export async function migrateToLatest(db: Kysely<Database>, dialect: SqlDialect): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  pgSchema?: string,
+): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
-  const migrator = new Migrator({ db, provider });
+  // In a schema of its own, the migrator must look for its bookkeeping tables there too: otherwise it
+  // finds another schema's and skips creating its own.
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(pgSchema === undefined ? {} : { migrationTableSchema: pgSchema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined || failed !== undefined) {

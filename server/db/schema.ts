@@ -182,6 +182,20 @@ export type OutboxTable = {
   created_at: string;
 };
 
+// Migration 0003: invites sent to people without an account, and documents a participant deleted "for
+// themselves" (hidden from them only; the owner's document is untouched).
+export type InvitesTable = {
+  id: string;
+  email: string;
+  document_id: string;
+  sign_flow_id: string | null;
+  created_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+};
+
+export type DocumentHidesTable = { document_id: string; user_id: string; hidden_at: string };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -198,6 +212,8 @@ export type Database = {
   jobs: JobsTable;
   audit_events: AuditEventsTable;
   outbox: OutboxTable;
+  invites: InvitesTable;
+  document_hides: DocumentHidesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -43,6 +43,18 @@ export function isViewerParticipant(participant: PermissionParticipant, viewer: 
   return participant.email.toLowerCase() === viewer.email.toLowerCase();
 }
 
+// A participant who must still review or sign, now or when their turn comes: their "delete for me" waits
+// until they have acted or the flow has ended.
+export function participantActionPending(
+  state: DocumentState,
+  mine: readonly Pick<PermissionParticipant, 'state'>[],
+): boolean {
+  return (
+    IN_PROGRESS_STATES.includes(state) &&
+    mine.some((participant) => participant.state === 'pending' || participant.state === 'waiting')
+  );
+}
+
 export function documentPermissions(input: {
   document: PermissionDocument;
   signFlow: PermissionSignFlow | null;
@@ -72,7 +84,11 @@ export function documentPermissions(input: {
     currentUserCanCancel: isOwner && hasOpenFlow,
     // Signing is a short server-side step; archiving or deleting in the middle of it would race the signer.
     currentUserCanArchive: !archivedByViewer && document.state !== 'signing',
-    currentUserCanDelete: isOwner && document.state !== 'signing',
+    // The owner deletes the document; a participant deletes it "for themselves" once nothing waits for
+    // them (docs/decisions.md, "Deleting and auto-deletion").
+    currentUserCanDelete:
+      document.state !== 'signing' &&
+      (isOwner || (mine.length > 0 && !participantActionPending(document.state, mine))),
     currentUserArchived: archivedByViewer,
   };
 }

@@ -53,15 +53,26 @@ export function humanFilesize(bytes: number): string {
   return `${rounded} ${units[unit] ?? 'GB'}`;
 }
 
+type RelatedParticipant = Pick<ParticipantRow, 'role' | 'state' | 'user_id' | 'email'>;
+
 type Related = {
   owners: Map<string, { email: string; full_name: string }>;
   flows: Map<string, SignFlowRow>;
-  participants: Map<string, ParticipantRow[]>;
+  participants: Map<string, RelatedParticipant[]>;
   archived: Set<string>;
   pages: Map<string, string[]>;
 };
 
-async function loadRelated(deps: AppDeps, rows: readonly DocumentRow[], viewer: AuthUser): Promise<Related> {
+// What the caller already knows about the rows: a list of one category holds only archived documents
+// (`archived`) or only documents the viewer has not archived, so that needs no query.
+export type KnownState = { archivedByViewer?: boolean };
+
+async function loadRelated(
+  deps: AppDeps,
+  rows: readonly DocumentRow[],
+  viewer: AuthUser,
+  known: KnownState,
+): Promise<Related> {
   const related: Related = {
     owners: new Map(),
     flows: new Map(),
@@ -75,15 +86,32 @@ async function loadRelated(deps: AppDeps, rows: readonly DocumentRow[], viewer: 
   const ownerIds = [...new Set(rows.map((row) => row.owner_id))];
   const readyIds = rows.filter((row) => row.images_state === 'ready').map((row) => row.id);
 
-  const [owners, flows, archives, pages] = await Promise.all([
+  const [owners, flows, participants, archivedIds, pages] = await Promise.all([
     db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
     db.selectFrom('sign_flows').selectAll().where('document_id', 'in', documentIds).execute(),
+    // Through the flows in the same round trip, rather than after them.
     db
-      .selectFrom('document_archives')
-      .select('document_id')
-      .where('user_id', '=', viewer.id)
-      .where('document_id', 'in', documentIds)
+      .selectFrom('sign_flow_participants')
+      .innerJoin('sign_flows', 'sign_flows.id', 'sign_flow_participants.sign_flow_id')
+      .select([
+        'sign_flows.document_id',
+        'sign_flow_participants.role',
+        'sign_flow_participants.state',
+        'sign_flow_participants.user_id',
+        'sign_flow_participants.email',
+      ])
+      .where('sign_flows.document_id', 'in', documentIds)
+      .orderBy('sign_flow_participants.position')
       .execute(),
+    known.archivedByViewer !== undefined
+      ? Promise.resolve(known.archivedByViewer ? documentIds : [])
+      : db
+          .selectFrom('document_archives')
+          .select('document_id')
+          .where('user_id', '=', viewer.id)
+          .where('document_id', 'in', documentIds)
+          .execute()
+          .then((archives) => archives.map((archive) => archive.document_id)),
     readyIds.length === 0
       ? Promise.resolve([])
       : db
@@ -96,28 +124,16 @@ async function loadRelated(deps: AppDeps, rows: readonly DocumentRow[], viewer: 
   ]);
   for (const owner of owners) related.owners.set(owner.id, owner);
   for (const flow of flows) related.flows.set(flow.document_id, flow);
-  for (const archive of archives) related.archived.add(archive.document_id);
+  for (const documentId of archivedIds) related.archived.add(documentId);
   for (const page of pages) {
     const keys = related.pages.get(page.document_id) ?? [];
     keys.push(page.image_key);
     related.pages.set(page.document_id, keys);
   }
-  const flowIds = flows.map((flow) => flow.id);
-  if (flowIds.length > 0) {
-    const participants = await db
-      .selectFrom('sign_flow_participants')
-      .selectAll()
-      .where('sign_flow_id', 'in', flowIds)
-      .orderBy('position')
-      .execute();
-    const documentOfFlow = new Map(flows.map((flow) => [flow.id, flow.document_id]));
-    for (const participant of participants) {
-      const documentId = documentOfFlow.get(participant.sign_flow_id);
-      if (documentId === undefined) continue;
-      const list = related.participants.get(documentId) ?? [];
-      list.push(participant);
-      related.participants.set(documentId, list);
-    }
+  for (const { document_id: documentId, ...participant } of participants) {
+    const list = related.participants.get(documentId) ?? [];
+    list.push(participant);
+    related.participants.set(documentId, list);
   }
   return related;
 }
@@ -203,8 +219,9 @@ export async function serializeDocuments(
   deps: AppDeps,
   rows: readonly DocumentRow[],
   viewer: AuthUser,
+  known: KnownState = {},
 ): Promise<DocumentResource[]> {
-  const related = await loadRelated(deps, rows, viewer);
+  const related = await loadRelated(deps, rows, viewer, known);
   return Promise.all(rows.map((row) => toResource(deps, row, viewer, related)));
 }
 

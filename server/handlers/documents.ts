@@ -58,7 +58,7 @@ function listHandler(category: DocumentCategory): Handler {
     const path = pathOnly(req.url);
     const link = (page: number): string => pageLink(path, params, page);
     return {
-      data: await serializeDocuments(deps, rows, viewer),
+      data: await serializeDocuments(deps, rows, viewer, { archivedByViewer: category === 'archived' }),
       links: {
         first: link(1),
         prev: params.page > 1 ? link(Math.min(params.page - 1, totalPages)) : null,

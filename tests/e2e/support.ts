@@ -40,3 +40,37 @@ export async function signIn(page: Page, email: string): Promise<void> {
 export async function accessToken(page: Page): Promise<string | null> {
   return page.evaluate(() => window.localStorage.getItem('access_token'));
 }
+
+type UploadTicket = { url: string; key: string; fields: Record<string, string> };
+
+/** Uploads a PDF the way the app does (presigned POST, then POST /api/documents), for test setup. */
+export async function uploadViaApi(page: Page, token: string, name: string, bytes: Uint8Array): Promise<string> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const ticketResponse = await page.request.post(`${baseUrl()}/api/upload_requests`, { headers });
+  expect(ticketResponse.status()).toBe(201);
+  const { attributes } = ((await ticketResponse.json()) as { data: { attributes: Record<string, string> } }).data;
+  const ticket: UploadTicket = {
+    url: String(attributes.url),
+    key: String(attributes.key),
+    fields: {
+      key: String(attributes.key),
+      acl: String(attributes.acl),
+      policy: String(attributes.policy),
+      success_action_status: String(attributes.successActionStatus),
+      'X-Amz-Credential': String(attributes.xAmzCredential),
+      'X-Amz-Signature': String(attributes.xAmzSignature),
+      'X-Amz-Algorithm': String(attributes.xAmzAlgorithm),
+      'X-Amz-Date': String(attributes.xAmzDate),
+    },
+  };
+  const stored = await page.request.post(new URL(ticket.url, baseUrl()).toString(), {
+    multipart: { ...ticket.fields, file: { name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) } },
+  });
+  expect(stored.status()).toBe(201);
+  const created = await page.request.post(`${baseUrl()}/api/documents`, {
+    headers,
+    data: { original_filename: name, file_url: `${ticket.url}/${ticket.key}`, filename: ticket.key },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { data: { id: string } }).data.id;
+}

@@ -99,6 +99,9 @@ export function actionErrorText(
   if (action === 'cancelSignFlow' && code === 'document_already_signed') {
     return intl.formatMessage({ id: 'documents.cancelSignFlow.error.alreadySigned' });
   }
+  if (action === 'delete' && code === 'participant_action_pending') {
+    return intl.formatMessage({ id: 'documents.delete.error.pendingAction' }, { count });
+  }
   if (STALE_DOCUMENT_CODES.includes(code)) return intl.formatMessage({ id: 'documents.actions.changed' });
   return intl.formatMessage({ id: ERRORS[action] }, { count });
 }

@@ -21,15 +21,13 @@ import type { DocumentListActor } from './list-actor';
 import { RowActions } from './row-actions';
 
 const useStyles = makeStyles({
-  table: { width: '100%', tableLayout: 'fixed' },
-  // Shares, not fixed widths: beside the sidebar and the details panel the table may have only ~450 px,
-  // and the name column (which takes what is left) must never collapse.
+  // Automatic layout with a floor under the name: beside the sidebar and the details panel the table may
+  // have only ~450 px, and the name (what people look for) must never be the column that gives way.
+  table: { width: '100%', tableLayout: 'auto' },
   selectColumn: { width: '44px' },
   actionsColumn: { width: '48px' },
   selectCell: { textAlign: 'center', whiteSpace: 'nowrap', padding: 0 },
-  dateColumn: { width: '17%' },
-  statusColumn: { width: '21%' },
-  ownerColumn: { width: '16%' },
+  nameColumn: { minWidth: '140px' },
   row: {
     cursor: 'pointer',
     animationName: {
@@ -41,7 +39,8 @@ const useStyles = makeStyles({
     '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
-  wrap: { overflowWrap: 'anywhere' },
+  // break-word, not anywhere: 'anywhere' lets the column shrink to one character per line.
+  wrap: { overflowWrap: 'break-word' },
 });
 
 // Spec 000 §9: rows animate in 60 ms apart.
@@ -107,19 +106,21 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
           ) : (
             <TableHeaderCell className={styles.selectColumn} aria-hidden />
           )}
-          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.name' })}</TableHeaderCell>
-          <TableHeaderCell className={styles.statusColumn}>
+          <TableHeaderCell className={styles.nameColumn}>
+            {intl.formatMessage({ id: 'documents.column.name' })}
+          </TableHeaderCell>
+          <TableHeaderCell>
             {intl.formatMessage({ id: 'documents.column.status' })}
           </TableHeaderCell>
-          <TableHeaderCell className={styles.dateColumn}>
+          <TableHeaderCell>
             {intl.formatMessage({ id: 'documents.column.uploaded' })}
           </TableHeaderCell>
           {showAutodelete && (
-            <TableHeaderCell className={styles.dateColumn}>
+            <TableHeaderCell>
               {intl.formatMessage({ id: 'documents.column.autodeletion' })}
             </TableHeaderCell>
           )}
-          <TableHeaderCell className={styles.ownerColumn}>
+          <TableHeaderCell>
             {intl.formatMessage({ id: 'documents.column.owner' })}
           </TableHeaderCell>
           <TableHeaderCell

@@ -1,0 +1,111 @@
+// [2/6] in a real browser: search, sort and paging across 45 documents; multi-select archive and delete;
+// the archive view; a signed document's download; the phone layout opening the details page.
+import { expect, test } from '@playwright/test';
+import { makePdf } from '../fixtures/pdfs.ts';
+import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
+
+const BATCH = 45;
+const batchName = (n: number) => `Batch ${String(n).padStart(2, '0')}.pdf`;
+
+test('search, sort and paging across 45 documents, then archive and delete several at once', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, 'bob@paraph.test');
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  const pdf = await makePdf({ pages: 1, text: 'Batch' });
+  for (let n = 1; n <= BATCH; n += 1) await uploadViaApi(page, token, batchName(n), pdf);
+
+  const list = page.getByRole('grid', { name: 'Documents' });
+  const search = page.getByRole('searchbox', { name: 'Search documents' }).or(page.getByLabel('Search documents'));
+  await search.first().fill('  Batch  ');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const pager = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pager.getByText('Page 1 of 3')).toBeVisible();
+  await expect(pager.getByRole('button', { name: 'First page' })).toBeDisabled();
+  await expect(pager.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+  // Newest first: the last one uploaded leads.
+  await expect(list.getByRole('row').nth(1)).toContainText(batchName(BATCH));
+  await snap(page, 'workspace-search');
+
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(pager.getByText('Page 2 of 3')).toBeVisible();
+  await pager.getByRole('button', { name: 'Last page' }).click();
+  await expect(pager.getByText('Page 3 of 3')).toBeVisible();
+  await expect(pager.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  await expect(pager.getByRole('button', { name: 'Last page' })).toBeDisabled();
+  await expect(list.getByRole('row')).toHaveCount(1 + (BATCH - 40));
+  await pager.getByRole('button', { name: 'First page' }).click();
+  await expect(pager.getByText('Page 1 of 3')).toBeVisible();
+
+  await page.getByRole('combobox', { name: 'Sort' }).selectOption({ label: 'Oldest first' });
+  await expect(list.getByRole('row').nth(1)).toContainText(batchName(1));
+
+  // Two rows with Ctrl-click, then the bulk archive.
+  await list.getByRole('row', { name: new RegExp(batchName(1)) }).click();
+  await list.getByRole('row', { name: new RegExp(batchName(2)) }).click({ modifiers: ['Control'] });
+  await expect(page.getByText('2 documents selected').first()).toBeVisible();
+  const bulk = page.getByRole('toolbar', { name: 'Actions for the selected documents' }).or(
+    page.getByRole('region', { name: 'Actions for the selected documents' }),
+  );
+  await bulk.first().getByRole('button', { name: 'Archive' }).click();
+  const archiveDialog = page.getByRole('dialog', { name: 'Archive 2 documents' });
+  await expect(archiveDialog).toBeVisible();
+  await snap(page, 'workspace-archive-confirm');
+  await archiveDialog.getByRole('button', { name: 'Archive' }).click();
+  await expect(archiveDialog).toBeHidden({ timeout: 10_000 });
+  await expect(list.getByRole('row', { name: new RegExp(batchName(1)) })).toHaveCount(0);
+  await expect(list.getByRole('row', { name: new RegExp(batchName(2)) })).toHaveCount(0);
+
+  // The archive view holds them; from there they are deleted together.
+  await page.getByRole('link', { name: 'Archive' }).first().click();
+  await expect(page).toHaveURL(/\/app\/archive$/);
+  const archive = page.getByRole('grid', { name: 'Documents' });
+  await expect(archive.getByRole('row', { name: new RegExp(batchName(1)) })).toBeVisible();
+  await expect(archive.getByRole('row', { name: new RegExp(batchName(2)) })).toBeVisible();
+  await snap(page, 'workspace-archive');
+  await archive.getByRole('row', { name: new RegExp(batchName(1)) }).click();
+  await archive.getByRole('row', { name: new RegExp(batchName(2)) }).click({ modifiers: ['Control'] });
+  await bulk.first().getByRole('button', { name: 'Delete' }).click();
+  const deleteDialog = page.getByRole('dialog', { name: 'Delete 2 documents' });
+  await expect(deleteDialog).toBeVisible();
+  await deleteDialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(deleteDialog).toBeHidden({ timeout: 10_000 });
+  await expect(archive.getByRole('row', { name: new RegExp(batchName(1)) })).toHaveCount(0);
+
+  // Gone for good: the API no longer knows them.
+  const remaining = await page.request.get(`${baseUrl()}/api/documents/archived?search=Batch`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(((await remaining.json()) as { data: unknown[] }).data).toHaveLength(0);
+});
+
+test('a signed demo document downloads with the stored bytes under its own name', async ({ page }) => {
+  await signIn(page, 'bob@paraph.test');
+  const token = await accessToken(page);
+  const headers = { Authorization: `Bearer ${token}` };
+  const done = await page.request.get(`${baseUrl()}/api/documents/done`, { headers });
+  const signed = ((await done.json()) as { data: { id: string; attributes: { originalFilename: string } }[] })
+    .data[0];
+  if (!signed) throw new Error('the demo data has no signed document for bob');
+  const detail = await page.request.get(`${baseUrl()}/api/documents/${signed.id}`, { headers });
+  const { pdfUrl } = ((await detail.json()) as { data: { attributes: { pdfUrl: string } } }).data.attributes;
+  const stored = await (await page.request.get(new URL(pdfUrl, baseUrl()).toString())).body();
+
+  const downloading = page.waitForEvent('download');
+  await page.goto(`${baseUrl()}/app/download/${signed.id}`).catch(() => undefined);
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(signed.attributes.originalFilename);
+  const file = await download.path();
+  const { readFileSync } = await import('node:fs');
+  expect(Buffer.compare(readFileSync(file), stored)).toBe(0);
+  await expect(page).toHaveURL(/\/app\/documents/);
+});
+
+test('on a phone a tap on a document opens its details page', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page, 'ada@paraph.test');
+  await page.getByRole('link', { name: /Welcome to Paraph\.pdf/ }).click();
+  await expect(page).toHaveURL(/\/app\/document\/details\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: 'Welcome to Paraph.pdf' })).toBeVisible();
+  await snap(page, 'document-details');
+});
