@@ -50,7 +50,6 @@ export const HANDLERS: Handlers = {
   ...authHandlers,
   ...profileHandlers,
   ...documentHandlers,
-  // After documentHandlers: its getDocument is replaced by one that honours "delete for me".
   ...documentActionHandlers,
   ...signFlowHandlers,
   ...inviteHandlers,

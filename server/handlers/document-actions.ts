@@ -7,7 +7,6 @@ import {
   actionDb,
   actionNotAllowed,
   documentNotFound,
-  isHiddenFor,
   isPostgres,
   loadDocumentContext,
   type ActionDb,
@@ -21,7 +20,7 @@ import {
   type ActionMeta,
 } from '../documents/actions.ts';
 import { participantActionPending } from '../documents/permissions.ts';
-import { loadVisibleDocument, serializeDocument, serializeDocuments } from '../documents/serialize.ts';
+import { serializeDocuments } from '../documents/serialize.ts';
 import { ApiError } from '../http/errors.ts';
 
 export function actionMeta(req: FastifyRequest, viewer: AuthUser): ActionMeta {
@@ -156,14 +155,5 @@ export const documentActionHandlers: Handlers = {
   deleteDocuments: async (req, reply) => {
     await remove(req, bodyIds(req), true);
     return reply.status(204).send();
-  },
-  // Replaces documents.ts's getDocument (spread after it in app.ts): a participant who deleted the
-  // document "for themselves" no longer sees it.
-  getDocument: async (req) => {
-    const viewer = currentUser(req);
-    const deps = req.server.deps;
-    const row = await loadVisibleDocument(deps, pathId(req), viewer);
-    if (await isHiddenFor(actionDb(deps.db), row.id, viewer.id)) throw documentNotFound();
-    return { data: await serializeDocument(deps, row, viewer) };
   },
 };
