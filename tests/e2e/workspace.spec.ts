@@ -109,3 +109,25 @@ test('on a phone a tap on a document opens its details page', async ({ page }) =
   await expect(page.getByRole('heading', { name: 'Welcome to Paraph.pdf' })).toBeVisible();
   await snap(page, 'document-details');
 });
+
+test('a file name with markup shows as text in the list and the details, and runs nothing', async ({ page }) => {
+  const name = '"><img src=x onerror=alert(1)>.pdf';
+  let dialogs = 0;
+  page.on('dialog', async (dialog) => {
+    dialogs += 1;
+    await dialog.dismiss();
+  });
+  await signIn(page, 'carol@paraph.test');
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  await uploadViaApi(page, token, name, await makePdf({ pages: 1, text: 'markup' }));
+  await page.reload();
+  const list = page.getByRole('grid', { name: 'Documents' });
+  const row = list.getByRole('row', { name: /onerror=alert/ });
+  await expect(row).toContainText(name);
+  await row.click();
+  await expect(page.getByRole('complementary').getByText(name).first()).toBeVisible();
+  // No element was made from the name: the only images are the app's own.
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(dialogs).toBe(0);
+});
