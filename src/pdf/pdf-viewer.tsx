@@ -1,12 +1,31 @@
 // The PDF on wide screens: pdfjs-dist draws each page into a canvas, and only pages near the viewport
 // hold a canvas at all (a 200-page contract must not allocate 200 bitmaps). This module is imported
 // lazily by the document page, so pdfjs never weighs on the list's path.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Spinner, makeStyles, tokens } from '@fluentui/react-components';
-import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy, type RenderTask } from 'pdfjs-dist';
+import {
+  GlobalWorkerOptions,
+  PDFWorker,
+  getDocument,
+  type PDFDocumentProxy,
+  type RenderTask,
+} from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
+
+// One worker for every PDF, started as soon as this module loads (the document route preloads it while
+// the document itself is being fetched), so neither its download nor its start-up waits for the PDF URL.
+// A worker passed to getDocument outlives each document's loading task.
+let sharedWorker: PDFWorker | null = null;
+
+function pdfWorker(): PDFWorker | undefined {
+  if (typeof Worker === 'undefined') return undefined;
+  if (!sharedWorker || sharedWorker.destroyed) sharedWorker = new PDFWorker();
+  return sharedWorker;
+}
+
+pdfWorker();
 
 // pdfjs 6 compiles no code from PDFs and dropped the isEvalSupported option; it is still passed so that
 // eval stays off if the pinned version ever moves back to a 5.x that honours it (project security rule).
@@ -14,11 +33,21 @@ type SafeDocumentParams = NonNullable<Parameters<typeof getDocument>[0]> & { isE
 
 export function documentParams(url: string): SafeDocumentParams {
   // The signed storage link needs no credentials.
-  return { url, isEvalSupported: false, withCredentials: false };
+  return { url, isEvalSupported: false, withCredentials: false, worker: pdfWorker() };
 }
 
-// Pages within this distance of the viewport are drawn ahead of the scroll.
-const NEAR_VIEWPORT = '150% 0px';
+// Pages within half a screen of the scroller's view are drawn ahead of the scroll: about one page
+// either side, which keeps live canvases within twice the visible pages plus one.
+const NEAR_VIEWPORT = '50% 0px';
+
+/** The element that scrolls the pages (the app's main area), or null for the viewport. */
+function scrollContainerOf(element: HTMLElement): HTMLElement | null {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const { overflowY } = window.getComputedStyle(parent);
+    if (overflowY === 'auto' || overflowY === 'scroll' || overflowY === 'overlay') return parent;
+  }
+  return null;
+}
 
 const useStyles = makeStyles({
   pages: {
@@ -38,24 +67,32 @@ const useStyles = makeStyles({
   centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
 
-type PageSlotProps = { pdf: PDFDocumentProxy; pageNumber: number; aspectRatio: number; label: string };
+type PageSlotProps = {
+  pdf: PDFDocumentProxy;
+  pageNumber: number;
+  aspectRatio: number;
+  label: string;
+  root: HTMLElement | null;
+};
 
-function PageSlot({ pdf, pageNumber, aspectRatio, label }: PageSlotProps) {
+function PageSlot({ pdf, pageNumber, aspectRatio, label, root }: PageSlotProps) {
   const styles = useStyles();
   const slotRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [isNear, setNear] = useState(false);
+  // The first page is on screen when the viewer opens: it starts drawing without waiting for the observer.
+  const [isNear, setNear] = useState(pageNumber === 1);
 
   useEffect(() => {
     const slot = slotRef.current;
     if (!slot) return undefined;
-    // The root is the viewport: the main area scrolls, and it fills the viewport.
+    // A rootMargin only reaches beyond the view of the element that actually scrolls.
     const observer = new IntersectionObserver(([entry]) => setNear(entry?.isIntersecting ?? false), {
+      root,
       rootMargin: NEAR_VIEWPORT,
     });
     observer.observe(slot);
     return () => observer.disconnect();
-  }, []);
+  }, [root]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -63,7 +100,8 @@ function PageSlot({ pdf, pageNumber, aspectRatio, label }: PageSlotProps) {
     if (!isNear || !canvas || !slot) return undefined;
     let task: RenderTask | null = null;
     let isCancelled = false;
-    void pdf.getPage(pageNumber).then((page) => {
+    const loading = pdf.getPage(pageNumber);
+    void loading.then((page) => {
       if (isCancelled) return;
       const cssWidth = slot.clientWidth || 800;
       const base = page.getViewport({ scale: 1 });
@@ -78,6 +116,9 @@ function PageSlot({ pdf, pageNumber, aspectRatio, label }: PageSlotProps) {
     return () => {
       isCancelled = true;
       task?.cancel();
+      // A page out of view gives back its operator list and fonts (once a cancelled render settles),
+      // so the heap stays flat over a long scroll.
+      void loading.then((page) => page.cleanup()).catch(() => {});
       // Freeing the bitmap is the point of virtualising.
       canvas.width = 0;
       canvas.height = 0;
@@ -108,6 +149,8 @@ export default function PdfViewer({ url, pageLabel, loadingLabel, onFailure }: P
   const styles = useStyles();
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [aspectRatio, setAspectRatio] = useState(1 / Math.SQRT2);
+  const pagesRef = useRef<HTMLDivElement>(null);
+  const [root, setRoot] = useState<HTMLElement | null | undefined>(undefined);
   const failureRef = useRef(onFailure);
   useEffect(() => {
     failureRef.current = onFailure;
@@ -133,6 +176,10 @@ export default function PdfViewer({ url, pageLabel, loadingLabel, onFailure }: P
     };
   }, [url]);
 
+  useLayoutEffect(() => {
+    if (pdf && pagesRef.current) setRoot(scrollContainerOf(pagesRef.current));
+  }, [pdf]);
+
   if (!pdf) {
     return (
       <div className={styles.centered}>
@@ -141,16 +188,18 @@ export default function PdfViewer({ url, pageLabel, loadingLabel, onFailure }: P
     );
   }
   return (
-    <div className={styles.pages}>
-      {Array.from({ length: pdf.numPages }, (_, index) => (
-        <PageSlot
-          key={index}
-          pdf={pdf}
-          pageNumber={index + 1}
-          aspectRatio={aspectRatio}
-          label={pageLabel(index + 1)}
-        />
-      ))}
+    <div ref={pagesRef} className={styles.pages}>
+      {root !== undefined &&
+        Array.from({ length: pdf.numPages }, (_, index) => (
+          <PageSlot
+            key={index}
+            pdf={pdf}
+            pageNumber={index + 1}
+            aspectRatio={aspectRatio}
+            label={pageLabel(index + 1)}
+            root={root}
+          />
+        ))}
     </div>
   );
 }

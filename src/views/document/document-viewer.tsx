@@ -7,8 +7,29 @@ import type { documentMachine } from '../../../machines/document.machine';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
 import { PageImages } from './page-images';
 
-// pdfjs-dist is loaded only when a PDF is actually drawn.
-const PdfViewer = lazy(() => import('../../pdf/pdf-viewer'));
+// pdfjs-dist stays off the list's path. On screens that draw the PDF (not phones or touch screens, which
+// get the page images) it starts loading with the document route, with its worker, while the document is
+// still being fetched, instead of after it.
+let pdfViewerModule: Promise<typeof import('../../pdf/pdf-viewer')> | null = null;
+
+function loadPdfViewer(): Promise<typeof import('../../pdf/pdf-viewer')> {
+  pdfViewerModule ??= import('../../pdf/pdf-viewer');
+  return pdfViewerModule;
+}
+
+const PdfViewer = lazy(loadPdfViewer);
+
+function drawsPdf(): boolean {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return false;
+  return !window.matchMedia(MOBILE_QUERY).matches && !window.matchMedia(TOUCH_QUERY).matches;
+}
+
+if (drawsPdf()) {
+  // A failed preload is reported by the lazy viewer when it renders, not here.
+  loadPdfViewer().catch(() => {
+    pdfViewerModule = null;
+  });
+}
 
 export type DocumentActor = ActorRefFrom<typeof documentMachine>;
 
