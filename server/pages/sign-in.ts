@@ -50,6 +50,7 @@ export function renderSignInPage(view: SignInView): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Sign in · Paraph</title>
+<link rel="icon" href="/app/favicon.svg" type="image/svg+xml">
 <style>${STYLE}</style>
 </head>
 <body>
