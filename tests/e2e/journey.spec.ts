@@ -59,7 +59,10 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
   await expect(dialog.getByText('Only PDF files can be uploaded.')).toBeVisible();
   expect(storageCalls).toBe(0);
 
-  const pdfFile = await writeFixture('Quarterly report.pdf', await makePdf({ pages: 2, text: 'Quarterly report' }));
+  const pdfFile = await writeFixture(
+    'Quarterly report.pdf',
+    await makePdf({ pages: 2, text: 'Quarterly report' }),
+  );
   await dialog.locator('input[type=file]').setInputFiles(pdfFile);
   await expect(dialog.getByRole('progressbar')).toBeVisible();
   await expect(dialog.getByText('Quarterly report.pdf has been uploaded.')).toBeVisible();
@@ -71,7 +74,10 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
   await snap(page, 'documents-after-upload');
   // On a phone the list is cards; the new one is marked as the current one there too.
   await page.setViewportSize({ width: 375, height: 812 });
-  await expect(page.getByRole('link', { name: /Quarterly report\.pdf/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('link', { name: /Quarterly report\.pdf/ })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole('link', { name: 'Open document' }).first().click();
@@ -83,7 +89,10 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
   await expect(viewer.locator('canvas, img').first()).toBeVisible({ timeout: 30_000 });
   await snap(page, 'document');
 
-  await page.getByRole('button', { name: /User menu/ }).first().click();
+  await page
+    .getByRole('button', { name: /User menu/ })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/app\/login$/);
   expect(await page.evaluate(() => window.localStorage.getItem('access_token'))).toBeNull();

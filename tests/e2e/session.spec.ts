@@ -27,7 +27,10 @@ test('a token revoked mid-session lands on /app/login/timeout', async ({ page })
 test('a protected page without a token goes to the login page with a return URL', async ({ page }) => {
   await page.goto(`${baseUrl()}/app/documents/done`);
   await expect(page).toHaveURL(/\/app\/login/);
-  await page.getByRole('link', { name: /sign in/i }).first().click();
+  await page
+    .getByRole('link', { name: /sign in/i })
+    .first()
+    .click();
   await page.getByLabel('E-mail').fill('carol@paraph.test');
   await page.getByLabel('Password').fill('paraph-demo');
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -29,7 +29,10 @@ export async function snap(page: Page, name: string): Promise<void> {
 export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto(`${baseUrl()}/app/`);
   await expect(page).toHaveURL(/\/app\/login/);
-  await page.getByRole('link', { name: /sign in/i }).first().click();
+  await page
+    .getByRole('link', { name: /sign in/i })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/sign_in/);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
@@ -44,11 +47,17 @@ export async function accessToken(page: Page): Promise<string | null> {
 type UploadTicket = { url: string; key: string; fields: Record<string, string> };
 
 /** Uploads a PDF the way the app does (presigned POST, then POST /api/documents), for test setup. */
-export async function uploadViaApi(page: Page, token: string, name: string, bytes: Uint8Array): Promise<string> {
+export async function uploadViaApi(
+  page: Page,
+  token: string,
+  name: string,
+  bytes: Uint8Array,
+): Promise<string> {
   const headers = { Authorization: `Bearer ${token}` };
   const ticketResponse = await page.request.post(`${baseUrl()}/api/upload_requests`, { headers });
   expect(ticketResponse.status()).toBe(201);
-  const { attributes } = ((await ticketResponse.json()) as { data: { attributes: Record<string, string> } }).data;
+  const { attributes } = ((await ticketResponse.json()) as { data: { attributes: Record<string, string> } })
+    .data;
   const ticket: UploadTicket = {
     url: String(attributes.url),
     key: String(attributes.key),

@@ -7,7 +7,9 @@ import { expect, test } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { signIn, snap } from './support.ts';
 
-test('a failed storage upload shows the error, keeps the list as it was, and can be retried', async ({ page }) => {
+test('a failed storage upload shows the error, keeps the list as it was, and can be retried', async ({
+  page,
+}) => {
   await signIn(page, 'carol@paraph.test');
   const list = page.getByRole('grid', { name: 'Documents' });
   await expect(list).toBeVisible();
@@ -17,7 +19,11 @@ test('a failed storage upload shows the error, keeps the list as it was, and can
   await page.route('**/storage/paraph', async (route) => {
     storagePosts += 1;
     if (storagePosts === 1) {
-      await route.fulfill({ status: 500, contentType: 'application/xml', body: '<Error><Code>InternalError</Code></Error>' });
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/xml',
+        body: '<Error><Code>InternalError</Code></Error>',
+      });
     } else {
       await route.continue();
     }

@@ -7,7 +7,9 @@ import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
 const BATCH = 45;
 const batchName = (n: number) => `Batch ${String(n).padStart(2, '0')}.pdf`;
 
-test('search, sort and paging across 45 documents, then archive and delete several at once', async ({ page }) => {
+test('search, sort and paging across 45 documents, then archive and delete several at once', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signIn(page, 'bob@paraph.test');
   const token = await accessToken(page);
@@ -16,7 +18,9 @@ test('search, sort and paging across 45 documents, then archive and delete sever
   for (let n = 1; n <= BATCH; n += 1) await uploadViaApi(page, token, batchName(n), pdf);
 
   const list = page.getByRole('grid', { name: 'Documents' });
-  const search = page.getByRole('searchbox', { name: 'Search documents' }).or(page.getByLabel('Search documents'));
+  const search = page
+    .getByRole('searchbox', { name: 'Search documents' })
+    .or(page.getByLabel('Search documents'));
   await search.first().fill('  Batch  ');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const pager = page.getByRole('navigation', { name: 'Pages' });
@@ -44,9 +48,9 @@ test('search, sort and paging across 45 documents, then archive and delete sever
   await list.getByRole('row', { name: new RegExp(batchName(1)) }).click();
   await list.getByRole('row', { name: new RegExp(batchName(2)) }).click({ modifiers: ['Control'] });
   await expect(page.getByText('2 documents selected').first()).toBeVisible();
-  const bulk = page.getByRole('toolbar', { name: 'Actions for the selected documents' }).or(
-    page.getByRole('region', { name: 'Actions for the selected documents' }),
-  );
+  const bulk = page
+    .getByRole('toolbar', { name: 'Actions for the selected documents' })
+    .or(page.getByRole('region', { name: 'Actions for the selected documents' }));
   await bulk.first().getByRole('button', { name: 'Archive' }).click();
   const archiveDialog = page.getByRole('dialog', { name: 'Archive 2 documents' });
   await expect(archiveDialog).toBeVisible();
@@ -110,7 +114,9 @@ test('on a phone a tap on a document opens its details page', async ({ page }) =
   await snap(page, 'document-details');
 });
 
-test('a file name with markup shows as text in the list and the details, and runs nothing', async ({ page }) => {
+test('a file name with markup shows as text in the list and the details, and runs nothing', async ({
+  page,
+}) => {
   const name = '"><img src=x onerror=alert(1)>.pdf';
   let dialogs = 0;
   page.on('dialog', async (dialog) => {

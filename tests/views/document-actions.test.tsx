@@ -206,7 +206,7 @@ describe('action dialogs', () => {
 });
 
 describe('action error texts', () => {
-  it("tells a participant who must still act why their delete was refused, in the singular and plural", async () => {
+  it('tells a participant who must still act why their delete was refused, in the singular and plural', async () => {
     const { createIntl } = await import('react-intl');
     const en = (await import('../../src/i18n/en.json')).default as Record<string, string>;
     const { actionErrorText } = await import('../../src/views/documents/action-modals');
@@ -214,7 +214,9 @@ describe('action error texts', () => {
     expect(actionErrorText(intl, 'delete', 'participant_action_pending', 1)).toBe(
       'You still have to review or sign this document: reject or refuse it first, then delete it.',
     );
-    expect(actionErrorText(intl, 'delete', 'participant_action_pending', 3)).toMatch(/some of these documents/);
+    expect(actionErrorText(intl, 'delete', 'participant_action_pending', 3)).toMatch(
+      /some of these documents/,
+    );
     // Any other failure keeps the spec's message.
     expect(actionErrorText(intl, 'delete', 'server', 1)).toBe(
       'An error has occurred while trying to delete the document.',

@@ -73,7 +73,11 @@ describe('deriveStatus', () => {
     expect(deriveStatus({ ...BASE, state: 'rejected' })).toEqual({ kind: 'disapproved' });
   });
 
-  it.each(['uploaded', 'cancelled', 'anything_else'])('%s is plain uploaded', (state) => {
+  it('a cancelled sign flow says so instead of looking freshly uploaded', () => {
+    expect(deriveStatus({ ...BASE, state: 'cancelled' })).toEqual({ kind: 'cancelled' });
+  });
+
+  it.each(['uploaded', 'anything_else'])('%s is plain uploaded', (state) => {
     expect(deriveStatus({ ...BASE, state })).toEqual({ kind: 'uploaded' });
   });
 });

@@ -233,7 +233,10 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
         <Button
           appearance="primary"
           className={styles.button}
-          style={isDestructive ? { backgroundColor: tokens.colorPaletteRedBackground3 } : undefined}
+          // A disabled button keeps Fluent's disabled look: red would read as "ready to press".
+          style={
+            isDestructive && canConfirm ? { backgroundColor: tokens.colorPaletteRedBackground3 } : undefined
+          }
           disabled={!canConfirm}
           aria-busy={isBusy}
           icon={

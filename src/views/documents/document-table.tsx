@@ -109,20 +109,12 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
           <TableHeaderCell className={styles.nameColumn}>
             {intl.formatMessage({ id: 'documents.column.name' })}
           </TableHeaderCell>
-          <TableHeaderCell>
-            {intl.formatMessage({ id: 'documents.column.status' })}
-          </TableHeaderCell>
-          <TableHeaderCell>
-            {intl.formatMessage({ id: 'documents.column.uploaded' })}
-          </TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.status' })}</TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.uploaded' })}</TableHeaderCell>
           {showAutodelete && (
-            <TableHeaderCell>
-              {intl.formatMessage({ id: 'documents.column.autodeletion' })}
-            </TableHeaderCell>
+            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.autodeletion' })}</TableHeaderCell>
           )}
-          <TableHeaderCell>
-            {intl.formatMessage({ id: 'documents.column.owner' })}
-          </TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
           <TableHeaderCell
             className={styles.actionsColumn}
             aria-label={intl.formatMessage({ id: 'documents.actions.column' })}

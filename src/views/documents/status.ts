@@ -23,6 +23,7 @@ export type StatusKind =
   | 'inReviewForYou'
   | 'inReviewByOthers'
   | 'disapproved'
+  | 'cancelled'
   | 'uploaded';
 
 export type DisplayedStatus = {
@@ -53,6 +54,10 @@ export function deriveStatus(document: StatusSource): DisplayedStatus {
       };
     case 'rejected':
       return { kind: 'disapproved' };
+    // Not in the spec's table (its product had no such state): a flow its owner stopped. Shown as such
+    // rather than falling back to "uploaded", which would hide that signing was stopped.
+    case 'cancelled':
+      return { kind: 'cancelled' };
     default:
       return { kind: 'uploaded' };
   }
@@ -74,6 +79,7 @@ const STATUS_MESSAGES: Record<StatusKind, { plain: MessageId; counted?: MessageI
     counted: 'documents.status.inReviewByOthers.counted',
   },
   disapproved: { plain: 'documents.status.disapproved' },
+  cancelled: { plain: 'documents.status.cancelled' },
   uploaded: { plain: 'documents.status.uploaded' },
 };
 
