@@ -16,6 +16,15 @@ const useStyles = makeStyles({
     flexDirection: 'column',
     gap: tokens.spacingVerticalS,
   },
+  item: {
+    animationName: {
+      from: { opacity: 0, transform: 'translateY(4px)' },
+      to: { opacity: 1, transform: 'none' },
+    },
+    animationDuration: '200ms',
+    animationFillMode: 'both',
+    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
+  },
   card: {
     display: 'flex',
     flexDirection: 'column',
@@ -39,6 +48,8 @@ const useStyles = makeStyles({
   meta: { color: tokens.colorNeutralForeground3 },
 });
 
+const ROW_DELAY_MS = 60;
+
 export function DocumentCards({ list }: { list: DocumentListActor }) {
   const styles = useStyles();
   const intl = useIntl();
@@ -48,11 +59,16 @@ export function DocumentCards({ list }: { list: DocumentListActor }) {
   const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
   return (
     <ul className={styles.list} aria-label={intl.formatMessage({ id: 'documents.list.label' })}>
-      {documents.map((document) => {
+      {documents.map((document, index) => {
         const { attributes } = document;
         const isSelected = selectedIds.includes(document.id);
         return (
-          <li key={document.id}>
+          // Spec 000 §9: cards come in 60 ms apart, like the table's rows.
+          <li
+            key={document.id}
+            className={styles.item}
+            style={{ animationDelay: `${index * ROW_DELAY_MS}ms` }}
+          >
             <Link
               href={`/document/details/${document.id}`}
               className={mergeClasses(styles.card, isSelected && styles.selected)}
