@@ -87,11 +87,11 @@ export async function signInInBrowser(page: Page, origin: string, email: string)
 }
 
 // The form post sets the session cookie, which GET /api/tokens exchanges for a bearer token.
-export async function signInForApi(origin: string, email: string): Promise<string> {
+export async function signInForApi(origin: string, email: string, password = DEMO_PASSWORD): Promise<string> {
   const signInResponse = await fetch(`${origin}/sign_in`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password: DEMO_PASSWORD, return_to: '/app/auth' }),
+    body: new URLSearchParams({ email, password, return_to: '/app/auth' }),
     redirect: 'manual',
   });
   const cookie = signInResponse.headers

@@ -1,31 +1,16 @@
 // bench/bundle: the JS and CSS a signed-in person's browser loads for /app/documents before the list is
 // usable, gzipped here at level 9 (what a CDN would send), against the 180 KB target of issue [1/6].
 // pdfjs-dist and Konva must never be on this path: either one loaded fails the run.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Response } from 'playwright-core';
+import { type Browser, type BrowserContext, type Response } from 'playwright-core';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed.ts';
 import { kib, ratio, round, type Bench, type BenchResult } from './report.ts';
+import { ensureBuilt, launchChromium, STEP_TIMEOUT_MS } from './browser.ts';
 import { ROOT_DIR, makeDataDir, startServer } from './server-process.ts';
 
 const TARGET_GZIP_BYTES = 180 * 1024;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const STEP_TIMEOUT_MS = 30_000;
-// What the build's inputs are: a change in any of them makes dist/ stale.
-const BUILD_INPUTS = ['src', 'machines', 'index.html', 'vite.config.ts', 'public'];
-const DIST_INDEX = path.join(ROOT_DIR, 'dist', 'index.html');
 
 // A file name, or code only these libraries contain. A bare "pdfjs" in the content is not enough: the
 // lazy loader that names the pdfjs chunk (without loading it) would match.
@@ -47,40 +32,6 @@ type Asset = {
   gzip: number;
   forbidden: string[];
 };
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const info = statSync(target);
-  if (!info.isDirectory()) return info.mtimeMs;
-  let newest = info.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // Build output goes to stderr so that stdout keeps only the results.
-    const child = spawn(command, args, { cwd: ROOT_DIR, stdio: ['ignore', 2, 2] });
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
-async function ensureBuilt(notes: string[]): Promise<void> {
-  const builtAt = existsSync(DIST_INDEX) ? statSync(DIST_INDEX).mtimeMs : 0;
-  const changedAt = Math.max(...BUILD_INPUTS.map((input) => newestMtime(path.join(ROOT_DIR, input))));
-  if (builtAt >= changedAt) {
-    notes.push('dist/ is newer than its sources: measured as built.');
-    return;
-  }
-  process.stderr.write(
-    builtAt === 0 ? 'bundle: dist/ is missing, building…\n' : 'bundle: dist/ is older than src/, building…\n',
-  );
-  await run('npx', ['vite', 'build']);
-  notes.push('dist/ was rebuilt with `npx vite build` first.');
-}
 
 function assetKind(response: Response): 'js' | 'css' | null {
   const type = response.headers()['content-type'] ?? '';
@@ -141,13 +92,13 @@ async function signInAndKeepState(
 async function measure(): Promise<BenchResult> {
   const notes: string[] = [];
   const problems: string[] = [];
-  await ensureBuilt(notes);
+  await ensureBuilt('bundle', notes);
   checkMarkers(problems);
   const email = DEMO_ACCOUNTS[0].email;
   const server = await startServer({ dataDir: await makeDataDir('bundle'), demo: true });
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const storageState = await signInAndKeepState(browser, server.origin, email);
 
     // A new context has an empty HTTP cache: everything the list needs is fetched, as on a first visit

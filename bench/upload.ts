@@ -14,10 +14,12 @@ import { hashPassword } from '../server/auth/passwords.ts';
 import { openMigratedDatabase } from '../server/db/database.ts';
 import { storageFormFields, type UploadAttributes } from '../tests/api/storage-form.ts';
 import { makeLargePdf } from '../tests/fixtures/pdfs.ts';
+import { signInForApi } from './browser.ts';
 import { mib, ms, ratio, round, type Bench, type BenchResult } from './report.ts';
 import { makeDataDir, startServer } from './server-process.ts';
 
 const FILE_BYTES = 50 * 1024 * 1024;
+const WARM_UP_BYTES = 256 * 1024;
 const GROWTH_BUDGET_BYTES = 30 * 1024 * 1024;
 const SAMPLE_MS = 20;
 const SETTLE_MS = 1_000;
@@ -134,30 +136,21 @@ async function createUser(dataDir: string): Promise<void> {
   }
 }
 
-async function signIn(origin: string): Promise<string> {
-  const signInResponse = await fetch(`${origin}/sign_in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: USER.email, password: USER.password, return_to: '/app/auth' }),
-    redirect: 'manual',
-  });
-  const cookie = signInResponse.headers
-    .getSetCookie()
-    .map((header) => /^paraph_session=([^;]+)/.exec(header)?.[1])
-    .find((value) => value !== undefined);
-  if (signInResponse.status !== 303 || cookie === undefined)
-    throw new Error(`sign-in failed with ${signInResponse.status}`);
-  const tokenResponse = await fetch(`${origin}/api/tokens`, {
-    headers: { cookie: `paraph_session=${cookie}` },
-  });
-  const body = (await tokenResponse.json()) as { access_token?: unknown };
-  if (tokenResponse.status !== 200 || typeof body.access_token !== 'string')
-    throw new Error(`token exchange failed with ${tokenResponse.status}`);
-  return body.access_token;
-}
-
 // The form S3 expects, built by hand around a file stream: fields first, the file last, and a
 // Content-Length computed up front, so neither side needs the file in memory.
+async function warmUp(origin: string, auth: Record<string, string>, filePath: string): Promise<void> {
+  const response = await fetch(`${origin}/api/upload_requests`, { method: 'POST', headers: auth });
+  if (response.status !== 201)
+    throw new Error(`warm-up: POST /api/upload_requests answered ${response.status}`);
+  const upload = ((await response.json()) as { data: { attributes: UploadAttributes } }).data.attributes;
+  const stored = await postForm(new URL(upload.url, origin), storageFormFields(upload), {
+    path: filePath,
+    size: (await stat(filePath)).size,
+    name: 'warm-up.pdf',
+  });
+  if (stored.status !== 201) throw new Error(`warm-up: the storage POST answered ${stored.status}`);
+}
+
 function postForm(
   url: URL,
   fields: [string, string][],
@@ -210,6 +203,8 @@ async function measure(): Promise<BenchResult> {
     const pdfPath = path.join(workDir, 'large.pdf');
     await writeFile(pdfPath, await makeLargePdf(FILE_BYTES));
     const size = (await stat(pdfPath)).size;
+    const warmUpPath = path.join(workDir, 'warm-up.pdf');
+    await writeFile(warmUpPath, await makeLargePdf(WARM_UP_BYTES));
 
     // The reference: the same bytes copied by the kernel on the same disk, page cache as warm as for the
     // upload; the median of a few copies, since a single one varies several-fold with the disk's mood.
@@ -225,12 +220,22 @@ async function measure(): Promise<BenchResult> {
     await createUser(dataDir);
     const server = await startServer({ dataDir, demo: false });
     try {
-      const token = await signIn(server.origin);
+      const token = await signInForApi(server.origin, USER.email, USER.password);
       const auth = { authorization: `Bearer ${token}` };
       const sampler = startSampler(server.pid);
       let samples: Sample[] | null = null;
       try {
         await sleep(SETTLE_MS);
+        // One small upload first, through the same path: the first multipart request loads and compiles
+        // code (the parser, the policy check) whose memory is a one-off cost of the process, not of the file.
+        const warmUpBefore = sampler.sampleNow();
+        await warmUp(server.origin, auth, warmUpPath);
+        await sleep(SETTLE_MS / 2);
+        notes.push(
+          `a ${WARM_UP_BYTES / 1024} KB warm-up upload went first (server grew ${mib(
+            Math.max(0, sampler.sampleNow() - warmUpBefore),
+          )} on it); the budget is judged on the 50 MB upload after it`,
+        );
         const requestResponse = await fetch(`${server.origin}/api/upload_requests`, {
           method: 'POST',
           headers: auth,
