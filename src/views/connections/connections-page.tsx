@@ -1,7 +1,6 @@
 // /app/connections/users: each connection's name, e-mail and when it was last seen, rendered from the
 // connections machine (a data error offers a retry). [3/6] adds requests and their actions to the same
 // machine and page.
-import type { CSSProperties } from 'react';
 import {
   Button,
   MessageBar,
@@ -17,6 +16,7 @@ import {
   Text,
   Title2,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -26,15 +26,13 @@ import type { connectionsMachine } from '../../../machines/connections.machine';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
 import { formatDateTime } from '../format';
+import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
 
 export type ConnectionsLogic = typeof connectionsMachine;
 type ConnectionsActor = ActorRefFrom<ConnectionsLogic>;
 
-// Spec 000 §9: connection rows animate in 100 ms apart.
-const ROW_DELAY_MS = 100;
-
-const rowDelay = (index: number): CSSProperties => ({ animationDelay: `${index * ROW_DELAY_MS}ms` });
+const rowDelay = (index: number) => rowEntranceDelay(index, CONNECTION_ROW_DELAY_MS);
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
@@ -56,15 +54,6 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     overflowWrap: 'anywhere',
   },
-  enter: {
-    animationName: {
-      from: { opacity: 0, transform: 'translateY(4px)' },
-      to: { opacity: 1, transform: 'none' },
-    },
-    animationDuration: '200ms',
-    animationFillMode: 'both',
-    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
-  },
   muted: { color: tokens.colorNeutralForeground3 },
   centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
@@ -77,6 +66,7 @@ function useLastSeen() {
 
 function ConnectionList({ connections, label }: { connections: ConnectionsActor; label: string }) {
   const styles = useStyles();
+  const entrance = useRowEntranceStyles();
   const intl = useIntl();
   const lastSeen = useLastSeen();
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -86,7 +76,7 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
     return (
       <ul className={styles.cards} aria-label={label}>
         {rows.map(({ id, profile }, index) => (
-          <li key={id} className={`${styles.card} ${styles.enter}`} style={rowDelay(index)}>
+          <li key={id} className={mergeClasses(styles.card, entrance.enter)} style={rowDelay(index)}>
             <Text weight="semibold">{profile.fullName}</Text>
             <Text>{profile.emailAddress}</Text>
             <Text size={200} className={styles.muted}>
@@ -109,7 +99,7 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
       </TableHeader>
       <TableBody>
         {rows.map(({ id, profile }, index) => (
-          <TableRow key={id} className={styles.enter} style={rowDelay(index)}>
+          <TableRow key={id} className={entrance.enter} style={rowDelay(index)}>
             <TableCell className={styles.wrap}>{profile.fullName}</TableCell>
             <TableCell className={styles.wrap}>{profile.emailAddress}</TableCell>
             <TableCell>{lastSeen(profile.lastSeenAt)}</TableCell>

@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { formatDateTime, truncateName } from '../format';
 import { useOwnerText, useStatusText } from './document-text';
+import { DOCUMENT_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import type { DocumentListActor } from './list-actor';
 
 const useStyles = makeStyles({
@@ -15,15 +16,6 @@ const useStyles = makeStyles({
     display: 'flex',
     flexDirection: 'column',
     gap: tokens.spacingVerticalS,
-  },
-  item: {
-    animationName: {
-      from: { opacity: 0, transform: 'translateY(4px)' },
-      to: { opacity: 1, transform: 'none' },
-    },
-    animationDuration: '200ms',
-    animationFillMode: 'both',
-    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
   },
   card: {
     display: 'flex',
@@ -48,10 +40,9 @@ const useStyles = makeStyles({
   meta: { color: tokens.colorNeutralForeground3 },
 });
 
-const ROW_DELAY_MS = 60;
-
 export function DocumentCards({ list }: { list: DocumentListActor }) {
   const styles = useStyles();
+  const entrance = useRowEntranceStyles();
   const intl = useIntl();
   const ownerText = useOwnerText();
   const statusText = useStatusText();
@@ -63,11 +54,10 @@ export function DocumentCards({ list }: { list: DocumentListActor }) {
         const { attributes } = document;
         const isSelected = selectedIds.includes(document.id);
         return (
-          // Spec 000 §9: cards come in 60 ms apart, like the table's rows.
           <li
             key={document.id}
-            className={styles.item}
-            style={{ animationDelay: `${index * ROW_DELAY_MS}ms` }}
+            className={entrance.enter}
+            style={rowEntranceDelay(index, DOCUMENT_ROW_DELAY_MS)}
           >
             <Link
               href={`/document/details/${document.id}`}

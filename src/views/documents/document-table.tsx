@@ -17,6 +17,7 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { formatDateTime, truncateName } from '../format';
 import { useOwnerText, useStatusText } from './document-text';
+import { DOCUMENT_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import type { DocumentListActor } from './list-actor';
 import { RowActions } from './row-actions';
 
@@ -30,21 +31,11 @@ const useStyles = makeStyles({
   nameColumn: { minWidth: '140px' },
   row: {
     cursor: 'pointer',
-    animationName: {
-      from: { opacity: 0, transform: 'translateY(4px)' },
-      to: { opacity: 1, transform: 'none' },
-    },
-    animationDuration: '200ms',
-    animationFillMode: 'both',
-    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
   // break-word, not anywhere: 'anywhere' lets the column shrink to one character per line.
   wrap: { overflowWrap: 'break-word' },
 });
-
-// Spec 000 §9: rows animate in 60 ms apart.
-const ROW_DELAY_MS = 60;
 
 /**
  * A checkbox cell like Fluent's TableSelectionCell, which also bundles the radio indicator the list
@@ -73,6 +64,7 @@ function isToggleClick(event: MouseEvent | KeyboardEvent): boolean {
 
 export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor; showSelectAll: boolean }) {
   const styles = useStyles();
+  const entrance = useRowEntranceStyles();
   const intl = useIntl();
   const ownerText = useOwnerText();
   const statusText = useStatusText();
@@ -128,8 +120,8 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
           return (
             <TableRow
               key={document.id}
-              className={styles.row}
-              style={{ animationDelay: `${index * ROW_DELAY_MS}ms` }}
+              className={mergeClasses(styles.row, entrance.enter)}
+              style={rowEntranceDelay(index, DOCUMENT_ROW_DELAY_MS)}
               aria-selected={isSelected}
               appearance={isSelected ? 'brand' : 'none'}
               tabIndex={0}
