@@ -107,7 +107,11 @@ export interface paths {
         };
         /**
          * Find other users by e-mail address or name (to add a connection).
-         * @description The caller is never in the results. Results are ordered best match first.
+         * @description The caller is never in the results; at most 5, an exact e-mail match first. Someone who is not a
+         *     connection of the caller is found only by their whole e-mail address (case-insensitive);
+         *     connections also by a fragment of their name or address. A trimmed query of fewer than 3
+         *     characters answers 422 `query_too_short`. 30 searches a minute per user, then 429 with
+         *     Retry-After.
          */
         get: operations["searchProfiles"];
         put?: never;
@@ -557,7 +561,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a connection (for both users). */
+        /**
+         * Remove a connection (for both users).
+         * @description Someone else's or an unknown connection: 404. Sign groups keep the former connection as a member;
+         *     saving such a group answers 422 `not_a_connection` naming them in `blockedIds`.
+         */
         delete: operations["deleteConnection"];
         options?: never;
         head?: never;
@@ -576,8 +584,12 @@ export interface paths {
         put?: never;
         /**
          * Ask a user (by profile id) or an e-mail address to connect.
-         * @description 409 when the two are already connected or a request between them is pending; 422 for a request to
-         *     oneself.
+         * @description An address that belongs to an account is treated as `to` that account; otherwise the invitation is
+         *     e-mailed and waits until an account with that address exists. Refusals: 404 `not_found` (unknown
+         *     profile), 422 `connection_request_to_self`, 409 `already_connected`, 409
+         *     `connection_request_pending` (the caller already asked), 409 `connection_request_received` (the
+         *     other person already asked the caller: accept that request instead), 400 when both `to` and
+         *     `invitation_email_address` are sent. 30 requests an hour per user, then 429 with Retry-After.
          */
         post: operations["createConnectionRequest"];
         delete?: never;
@@ -622,7 +634,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** The recipient accepts an inbound request; the two become connected. */
+        /**
+         * The recipient accepts an inbound request; the two become connected.
+         * @description The request is deleted as the connection is made, so a second accept (a double click) answers 404
+         *     and never makes a second connection. Anyone but the recipient: 404.
+         */
         patch: operations["acceptConnectionRequest"];
         trace?: never;
     };
@@ -658,7 +674,9 @@ export interface paths {
         put?: never;
         /**
          * Create a sign group from connections.
-         * @description Every member must be a connection of the caller; otherwise 422.
+         * @description The description is trimmed; empty answers 422 `validation.name`, no members 422
+         *     `validation.members`, and members who are not connections of the caller 422 `not_a_connection`
+         *     with their ids in `blockedIds`. Repeated member ids are kept once, in first-seen order.
          */
         post: operations["createSignGroup"];
         delete?: never;
@@ -685,7 +703,10 @@ export interface paths {
         delete: operations["deleteSignGroup"];
         options?: never;
         head?: never;
-        /** Rename a sign group or change its members. */
+        /**
+         * Rename a sign group or change its members.
+         * @description The same rules as createSignGroup. Someone else's group answers 404.
+         */
         patch: operations["updateSignGroup"];
         trace?: never;
     };
@@ -759,7 +780,10 @@ export interface components {
     schemas: {
         /** @description The one error body of every 4xx and 5xx. A stack trace is never sent. */
         Error: {
-            /** @description Stable snake_case machine code the app turns into text. */
+            /**
+             * @description Stable snake_case machine code the app turns into text. The sign group rules answer the
+             *     specification's validation keys, dotted: `validation.name`, `validation.members`.
+             */
             code: string;
             /** @description English, for logs and API users. */
             message: string;
@@ -769,7 +793,10 @@ export interface components {
             validations?: {
                 [key: string]: string[];
             };
-            /** @description The documents that stopped a bulk action (409). */
+            /**
+             * @description The ids that stopped the action: the documents of a bulk action (409), or the sign group
+             *     members who are not connections of the caller (422 `not_a_connection`).
+             */
             blockedIds?: string[];
         };
         /** Format: uuid */
@@ -1258,9 +1285,12 @@ export interface components {
         };
         SignGroupRequest: {
             sign_group: {
-                /** @description The group's name; must hold a non-space character. */
+                /** @description The group's name, trimmed by the server; blank answers 422 `validation.name`. */
                 description: string;
-                /** @description The members' profile ids; each must be a connection of the caller. */
+                /**
+                 * @description The members' profile ids; each must be a connection of the caller. Empty answers 422
+                 *     `validation.members`; a repeated id is kept once.
+                 */
                 pseudonyms: components["schemas"]["Uuid"][];
             };
         };
@@ -1576,7 +1606,7 @@ export interface operations {
     searchProfiles: {
         parameters: {
             query: {
-                /** @description Trimmed search text, at least 3 characters. */
+                /** @description Search text, trimmed by the server; at least 3 characters after trimming. */
                 query: string;
             };
             header?: never;
@@ -1596,6 +1626,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };

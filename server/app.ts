@@ -16,11 +16,13 @@ import { openMigratedDatabase } from './db/database.ts';
 import type { SqlDialect } from './db/dialect.ts';
 import type { Database } from './db/schema.ts';
 import { authHandlers } from './handlers/auth.ts';
+import { connectionRequestHandlers } from './handlers/connection-requests.ts';
 import { connectionHandlers } from './handlers/connections.ts';
 import { documentActionHandlers } from './handlers/document-actions.ts';
 import { documentHandlers } from './handlers/documents.ts';
 import { inviteHandlers } from './handlers/invites.ts';
 import { profileHandlers } from './handlers/profiles.ts';
+import { signGroupHandlers } from './handlers/sign-groups.ts';
 import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
@@ -54,6 +56,8 @@ export const HANDLERS: Handlers = {
   ...signFlowHandlers,
   ...inviteHandlers,
   ...connectionHandlers,
+  ...connectionRequestHandlers,
+  ...signGroupHandlers,
   ...uploadHandlers,
 };
 

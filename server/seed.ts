@@ -1,5 +1,6 @@
-// Demo data for a first start (PARAPH_DEMO != '0'): three people who know each other and a handful of
-// documents in the states a visitor should see. Runs once: when ada@paraph.test exists, nothing happens.
+// Demo data for a first start (PARAPH_DEMO != '0'): three people who know each other, a fourth who knows
+// nobody yet and has asked ada to connect, and a handful of documents in the states a visitor should see.
+// Runs once: when ada@paraph.test exists, nothing happens.
 import { createHash, randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
@@ -7,6 +8,7 @@ import { hashPassword } from './auth/passwords.ts';
 import type { AppDeps } from './context.ts';
 import { actionDb } from './documents/access.ts';
 import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
+import { pairKey } from './handlers/connections.ts';
 import { queueRenderPages } from './images/worker.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
@@ -15,9 +17,14 @@ export const DEMO_ACCOUNTS = [
   { key: 'ada', email: 'ada@paraph.test', fullName: 'Ada Lovelace', initials: 'AL', countryCode: 'uk' },
   { key: 'bob', email: 'bob@paraph.test', fullName: 'Bob Baker', initials: 'BB', countryCode: 'nl' },
   { key: 'carol', email: 'carol@paraph.test', fullName: 'Carol Chen', initials: 'CC', countryCode: 'nl' },
+  // Not connected to anyone, so "add a connection by e-mail" can be tried on her; her request to ada
+  // shows the Connections badge.
+  { key: 'erin', email: 'erin@paraph.test', fullName: 'Erin Evans', initials: 'EE', countryCode: 'be' },
 ] as const;
 
 type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
+
+const CONNECTED: readonly DemoKey[] = ['ada', 'bob', 'carol'];
 
 // `invitee` is someone without an account yet, invited by e-mail (DEMO_INVITEE_EMAIL).
 type DemoParticipant = {
@@ -200,16 +207,26 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
         })
         .execute();
     }
-    const keys = DEMO_ACCOUNTS.map((account) => account.key);
-    for (let i = 0; i < keys.length; i += 1) {
-      for (let j = i + 1; j < keys.length; j += 1) {
-        const [a, b] = pairOrdered(idOf(keys[i] ?? 'ada'), idOf(keys[j] ?? 'ada'));
+    for (let i = 0; i < CONNECTED.length; i += 1) {
+      for (let j = i + 1; j < CONNECTED.length; j += 1) {
+        const [a, b] = pairOrdered(idOf(CONNECTED[i] ?? 'ada'), idOf(CONNECTED[j] ?? 'ada'));
         await trx
           .insertInto('connections')
           .values({ id: randomUUID(), user_a_id: a, user_b_id: b, created_at: nowIso })
           .execute();
       }
     }
+    await trx
+      .insertInto('connection_requests')
+      .values({
+        id: randomUUID(),
+        from_user_id: idOf('erin'),
+        to_user_id: idOf('ada'),
+        invitation_email: null,
+        pair_key: pairKey(idOf('erin'), idOf('ada')),
+        created_at: nowIso,
+      })
+      .execute();
 
     for (const [index, spec] of DEMO_DOCUMENTS.entries()) {
       const file = files[index];

@@ -5,6 +5,7 @@ import type { SqlDialect } from './dialect.ts';
 import { initialMigration } from './migrations/0001_initial.ts';
 import { listIndexesMigration } from './migrations/0002_list_indexes.ts';
 import { invitesMigration } from './migrations/0003_invites.ts';
+import { connectionsMigration } from './migrations/0004_connections.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -12,6 +13,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0001_initial': initialMigration(dialect),
     '0002_list_indexes': listIndexesMigration,
     '0003_invites': invitesMigration,
+    '0004_connections': connectionsMigration,
   };
 }
 

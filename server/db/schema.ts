@@ -196,6 +196,23 @@ export type InvitesTable = {
 
 export type DocumentHidesTable = { document_id: string; user_id: string; hidden_at: string };
 
+// Migration 0004 ([3/6]): pending connection requests (a row is deleted when answered), sign groups and
+// per-user rate limits. `to_user_id` is null while an invitation waits for its address to get an account.
+export type ConnectionRequestsTable = {
+  id: string;
+  from_user_id: string;
+  to_user_id: string | null;
+  invitation_email: string | null;
+  pair_key: string;
+  created_at: string;
+};
+
+export type SignGroupsTable = { id: string; owner_id: string; description: string; created_at: string };
+
+export type SignGroupMembersTable = { group_id: string; user_id: string; position: number };
+
+export type RateLimitEventsTable = { id: string; user_id: string; action: string; at: string };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -214,6 +231,10 @@ export type Database = {
   outbox: OutboxTable;
   invites: InvitesTable;
   document_hides: DocumentHidesTable;
+  connection_requests: ConnectionRequestsTable;
+  sign_groups: SignGroupsTable;
+  sign_group_members: SignGroupMembersTable;
+  rate_limit_events: RateLimitEventsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

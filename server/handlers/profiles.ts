@@ -1,9 +1,12 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql, type SqlBool } from 'kysely';
 import type { AppDeps, AuthUser, Handlers } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
-import { countDocuments } from '../documents/list-query.ts';
+import { countDocuments, likePattern } from '../documents/list-query.ts';
 import { currentUser } from '../auth/current-user.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { countIncomingRequests } from './connection-requests.ts';
+import { consumeUserRateLimit, sendTooManyRequests, type UserRateLimit } from './connections.ts';
 
 export const LOCALES = ['en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -34,7 +37,10 @@ export async function serializeProfile(
   user: UserRow,
   viewer: AuthUser,
 ): Promise<ProfileResource> {
-  const pendingSignFlows = await countDocuments(deps, viewer, 'to_do');
+  const [pendingSignFlows, incomingConnectionRequests] = await Promise.all([
+    countDocuments(deps, viewer, 'to_do'),
+    countIncomingRequests(deps, viewer),
+  ]);
   return {
     id: user.id,
     type: 'profiles',
@@ -45,8 +51,7 @@ export async function serializeProfile(
       locale: isLocale(user.locale) ? user.locale : 'en',
       countryCode: user.country_code,
       location: user.location,
-      // Connection requests arrive with issue [3/6]; until then nobody can have one.
-      incomingConnectionRequests: 0,
+      incomingConnectionRequests,
       pendingSignFlows,
       welcomeScreenWatched: user.welcome_screen_watched === 1,
     },
@@ -103,4 +108,76 @@ async function updateProfileSettings(req: FastifyRequest) {
   return { data: await serializeProfile(deps, await loadUser(deps, viewer.id), viewer) };
 }
 
-export const profileHandlers: Handlers = { getProfile, updateProfileSettings };
+// Anti-enumeration (docs/decisions.md, "Connections and sign groups"): a stranger is found only by their
+// whole e-mail address, connections also by a fragment of their name or address; at most 5 results, and
+// 30 searches a minute per user, counted in the database.
+export const SEARCH_MIN_LENGTH = 3;
+export const SEARCH_MAX_RESULTS = 5;
+export const SEARCH_LIMIT: UserRateLimit = { action: 'profile_search', max: 30, windowMs: 60 * 1000 };
+
+async function searchProfiles(req: FastifyRequest, reply: FastifyReply) {
+  const viewer = currentUser(req);
+  const deps = req.server.deps;
+  const query = ((req.query as { query?: string } | undefined)?.query ?? '').trim();
+  if (query.length < SEARCH_MIN_LENGTH) {
+    throw new ApiError(422, 'query_too_short', `The search needs at least ${SEARCH_MIN_LENGTH} characters.`, {
+      field: 'query',
+      validations: { query: [`must have at least ${SEARCH_MIN_LENGTH} characters`] },
+    });
+  }
+  const verdict = await consumeUserRateLimit(deps, viewer.id, SEARCH_LIMIT);
+  if (verdict.limited) return sendTooManyRequests(reply, verdict.retryAfterSeconds);
+
+  const lowered = query.toLowerCase();
+  const pattern = likePattern(query);
+  const rows = await deps.db
+    .selectFrom('users')
+    .select(['id', 'full_name', 'initials', 'email'])
+    .select((eb) =>
+      eb
+        .case()
+        .when(sql<SqlBool>`lower(email) = ${lowered}`)
+        .then(0)
+        .else(1)
+        .end()
+        .as('rank'),
+    )
+    .where('id', '!=', viewer.id)
+    .where((eb) =>
+      eb.or([
+        sql<SqlBool>`lower(email) = ${lowered}`,
+        eb.and([
+          eb.or([
+            sql<SqlBool>`lower(full_name) like ${pattern} escape '\\'`,
+            sql<SqlBool>`lower(email) like ${pattern} escape '\\'`,
+          ]),
+          eb.or([
+            eb(
+              'id',
+              'in',
+              eb.selectFrom('connections').select('user_b_id').where('user_a_id', '=', viewer.id),
+            ),
+            eb(
+              'id',
+              'in',
+              eb.selectFrom('connections').select('user_a_id').where('user_b_id', '=', viewer.id),
+            ),
+          ]),
+        ]),
+      ]),
+    )
+    .orderBy('rank')
+    .orderBy('full_name')
+    .orderBy('email')
+    .limit(SEARCH_MAX_RESULTS)
+    .execute();
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      type: 'profiles',
+      attributes: { fullName: row.full_name, initials: row.initials, emailAddress: row.email },
+    })),
+  };
+}
+
+export const profileHandlers: Handlers = { getProfile, updateProfileSettings, searchProfiles };

@@ -81,3 +81,63 @@ describe('GET /api/connections', () => {
     expectMatchesContract('listConnections', 401, anonymous.json());
   });
 });
+
+describe('DELETE /api/connections/{id}', () => {
+  let t: TestApp;
+
+  beforeEach(async () => {
+    t = await buildTestApp();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('removes the connection for both people; anyone else, or an unknown id, gets 404', async () => {
+    const ada = await t.createUser({ email: 'ada@example.test' });
+    const bob = await t.createUser({ email: 'bob@example.test' });
+    const carol = await t.createUser({ email: 'carol@example.test' });
+    const [first, second] = ada.id < bob.id ? [ada.id, bob.id] : [bob.id, ada.id];
+    const id = randomUUID();
+    await t.deps.db
+      .insertInto('connections')
+      .values({ id, user_a_id: first, user_b_id: second, created_at: new Date().toISOString() })
+      .execute();
+    const [adaToken, bobToken, carolToken] = await Promise.all(
+      [ada, bob, carol].map((user) => t.signIn(user.email)),
+    );
+
+    for (const [token, target] of [
+      [carolToken ?? '', id],
+      [adaToken ?? '', randomUUID()],
+      [adaToken ?? '', 'not-an-id'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/connections/${target}`,
+        headers: bearer(token),
+      });
+      expect(response.statusCode).toBe(404);
+      expectMatchesContract('deleteConnection', 404, response.json());
+    }
+    const stillThere = await t.app.inject({ url: '/api/connections', headers: bearer(bobToken ?? '') });
+    expect(stillThere.json<ConnectionsBody>().data.map((entry) => entry.id)).toEqual([id]);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/connections/${id}`,
+      headers: bearer(bobToken ?? ''),
+    });
+    expect(removed.statusCode).toBe(204);
+    expectMatchesContract('deleteConnection', 204, removed.body);
+    for (const token of [adaToken, bobToken]) {
+      const list = await t.app.inject({ url: '/api/connections', headers: bearer(token ?? '') });
+      expect(list.json()).toEqual({ data: [], included: [] });
+    }
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/connections/${id}`,
+      headers: bearer(adaToken ?? ''),
+    });
+    expect(again.statusCode).toBe(404);
+  });
+});

@@ -33,22 +33,23 @@ describe('demo data', () => {
     return toCount(row.n);
   }
 
-  it('creates three connected accounts and six real documents in different states, once', async () => {
+  it('creates three connected accounts, a fourth who knows nobody, and six real documents, once', async () => {
     const first = await seedDemo(t.deps);
     expect(first.seeded).toBe(true);
     expect(first.accounts.map((account) => account.email)).toEqual([
       'ada@paraph.test',
       'bob@paraph.test',
       'carol@paraph.test',
+      'erin@paraph.test',
     ]);
-    expect(await count('users')).toBe(3);
+    expect(await count('users')).toBe(4);
     expect(await count('connections')).toBe(3);
     expect(await count('documents')).toBe(6);
     expect(await count('jobs')).toBe(6);
 
     const second = await seedDemo(t.deps);
     expect(second.seeded).toBe(false);
-    expect(await count('users')).toBe(3);
+    expect(await count('users')).toBe(4);
     expect(await count('documents')).toBe(6);
 
     const token = await t.signIn('ada@paraph.test', DEMO_PASSWORD);
