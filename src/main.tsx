@@ -5,16 +5,19 @@ import './app/global.css';
 import { readToken } from './api/client';
 import { App } from './app/app';
 import { isInspectorRequested, startInspector } from './app/inspect';
+import { preloadForLocation } from './app/preload';
 import { initLocale } from './i18n/locale';
 
 async function start(): Promise<void> {
+  const storedToken = readToken();
+  preloadForLocation(window.location.pathname, storedToken !== null);
   await initLocale();
   if (isInspectorRequested(window.location.search, import.meta.env.VITE_XSTATE_INSPECT)) {
     await startInspector();
   }
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
-  createRoot(container).render(<App storedToken={readToken()} />);
+  createRoot(container).render(<App storedToken={storedToken} />);
 }
 
 void start();

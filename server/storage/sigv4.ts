@@ -28,9 +28,18 @@ function hmac(key: Buffer | string, data: string): Buffer {
   return createHmac('sha256', key).update(data, 'utf8').digest();
 }
 
+// The key changes once a day: a document with 500 page images signs 500 links in one answer, and
+// deriving the key each time was four extra HMACs per link.
+let lastKey: { secret: string; dateStamp: string; region: string; key: Buffer } | null = null;
+
 export function signingKey(secret: string, dateStamp: string, region: string): Buffer {
+  if (lastKey?.secret === secret && lastKey.dateStamp === dateStamp && lastKey.region === region) {
+    return lastKey.key;
+  }
   const dateKey = hmac(`AWS4${secret}`, dateStamp);
-  return hmac(hmac(hmac(dateKey, region), SERVICE), TERMINATOR);
+  const key = hmac(hmac(hmac(dateKey, region), SERVICE), TERMINATOR);
+  lastKey = { secret, dateStamp, region, key };
+  return key;
 }
 
 export function signPolicy(secret: string, dateStamp: string, region: string, policyBase64: string): string {

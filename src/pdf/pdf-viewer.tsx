@@ -11,17 +11,21 @@ import {
   type RenderTask,
 } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { takePdfWorker } from '../views/document/pdf-viewer-loader';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
-// One worker for every PDF, started as soon as this module loads (the document route preloads it while
-// the document itself is being fetched), so neither its download nor its start-up waits for the PDF URL.
-// A worker passed to getDocument outlives each document's loading task.
+// One worker for every PDF. Its script may already be running: the document route starts it (through
+// the loader) while this module is still on its way. A worker passed to getDocument outlives each
+// document's loading task.
 let sharedWorker: PDFWorker | null = null;
 
 function pdfWorker(): PDFWorker | undefined {
   if (typeof Worker === 'undefined') return undefined;
-  if (!sharedWorker || sharedWorker.destroyed) sharedWorker = new PDFWorker();
+  if (!sharedWorker || sharedWorker.destroyed) {
+    const port = takePdfWorker();
+    sharedWorker = port ? PDFWorker.create({ port }) : new PDFWorker();
+  }
   return sharedWorker;
 }
 

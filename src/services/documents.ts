@@ -63,11 +63,69 @@ export const fetchPage = fromPromise<DocumentPage, FetchPageInput>(async ({ inpu
   return { data: body.data, links: body.links, meta: body.meta };
 });
 
-export const fetchDocument = fromPromise<DocumentResource, { documentId: string }>(
-  async ({ input, signal }) => {
-    const body = await unwrap(
-      api.GET('/documents/{id}', { params: { path: { id: input.documentId } }, signal }),
-    );
-    return body.data;
+// The document page and its details panel ask for the same document at once, and the start-up preload
+// (src/app/preload.ts) asks just before either exists: reads of one id share one request while it is in
+// flight and for a moment after (like an HTTP cache's freshness), which also spares the panel a second
+// request when it mounts just after the page. Any write through the client makes every kept read stale,
+// so a read after an action always asks the server.
+export const DOCUMENT_READ_REUSE_MS = 2_000;
+
+type SharedRead = { read: Promise<DocumentResource>; settledAt: number | null };
+const sharedReads = new Map<string, SharedRead>();
+
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') sharedReads.clear();
+    return undefined;
   },
+});
+
+export function readDocument(documentId: string): Promise<DocumentResource> {
+  const shared = sharedReads.get(documentId);
+  if (shared && (shared.settledAt === null || Date.now() - shared.settledAt < DOCUMENT_READ_REUSE_MS)) {
+    return shared.read;
+  }
+  const read = unwrap(api.GET('/documents/{id}', { params: { path: { id: documentId } } })).then(
+    (body) => body.data,
+  );
+  const entry: SharedRead = { read, settledAt: null };
+  sharedReads.set(documentId, entry);
+  read.then(
+    () => {
+      entry.settledAt = Date.now();
+    },
+    () => {
+      // A failure is shared only with the reads that were waiting for it; the next one tries again.
+      if (sharedReads.get(documentId) === entry) sharedReads.delete(documentId);
+    },
+  );
+  return read;
+}
+
+/** Settles like `promise`, or rejects with the abort as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError');
+}
+
+// A reader that stops waiting does not cancel the shared request: another reader may still want it.
+export const fetchDocument = fromPromise<DocumentResource, { documentId: string }>(
+  async ({ input, signal }) => untilAborted(readDocument(input.documentId), signal),
 );

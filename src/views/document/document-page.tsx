@@ -2,7 +2,7 @@
 // details, /document/details/:id the details only (where the mobile list leads), /document/view/:id
 // the viewer only. One document actor per page; a load failure sends the user back to the list. The
 // details and participants are the list's details panel (its own actor, in its page variant).
-import { Button, Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeft20Regular, DocumentPdf24Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
@@ -31,7 +31,6 @@ const useStyles = makeStyles({
     '@media (max-width: 767px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
   },
   panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
 
 export function DocumentPage({
@@ -77,11 +76,8 @@ export function DocumentPage({
       <Title2 as="h1" className={styles.title} title={name ?? undefined}>
         {name ? truncateName(name) : intl.formatMessage({ id: 'document.pageTitle' })}
       </Title2>
-      {name === null ? (
-        <div className={styles.centered}>
-          <Spinner label={intl.formatMessage({ id: 'document.loading' })} />
-        </div>
-      ) : mode === 'details' ? (
+      {/* The viewer and the details start loading together (they share the document's read). */}
+      {mode === 'details' ? (
         <div className={styles.panel}>
           <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
           <Link href={`/document/view/${id}`} asChild>

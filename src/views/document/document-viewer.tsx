@@ -1,35 +1,20 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { MessageBar, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
+import { loadPdfViewer, preloadPdfViewer } from './pdf-viewer-loader';
 import { PageImages } from './page-images';
+import { preloadedLazy } from '../preloaded-lazy';
 
-// pdfjs-dist stays off the list's path. On screens that draw the PDF (not phones or touch screens, which
-// get the page images) it starts loading with the document route, with its worker, while the document is
-// still being fetched, instead of after it.
-let pdfViewerModule: Promise<typeof import('../../pdf/pdf-viewer')> | null = null;
+// pdfjs-dist stays off the list's path. Where the PDF is drawn it starts loading with the document
+// route (or earlier, from the start-up preload), with its worker, while the document is still being
+// fetched, instead of after it.
+const PdfViewer = preloadedLazy(loadPdfViewer, (module) => module.default);
 
-function loadPdfViewer(): Promise<typeof import('../../pdf/pdf-viewer')> {
-  pdfViewerModule ??= import('../../pdf/pdf-viewer');
-  return pdfViewerModule;
-}
-
-const PdfViewer = lazy(loadPdfViewer);
-
-function drawsPdf(): boolean {
-  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return false;
-  return !window.matchMedia(MOBILE_QUERY).matches && !window.matchMedia(TOUCH_QUERY).matches;
-}
-
-if (drawsPdf()) {
-  // A failed preload is reported by the lazy viewer when it renders, not here.
-  loadPdfViewer().catch(() => {
-    pdfViewerModule = null;
-  });
-}
+preloadPdfViewer();
 
 export type DocumentActor = ActorRefFrom<typeof documentMachine>;
 

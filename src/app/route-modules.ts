@@ -1,0 +1,11 @@
+// The code of the screens that load on demand, one loader per screen, shared by the routes and the
+// start-up preload (preload.ts): whichever asks first starts the download, the other joins it.
+import { loader } from '../views/preloaded-lazy';
+
+export const loadDocumentScreen = loader(() =>
+  Promise.all([
+    import('../views/document/document-page'),
+    import('./compose-document'),
+    import('./compose-details'),
+  ]),
+);

@@ -1,0 +1,156 @@
+// Overlapping reads of one document share a request (the document page, its details panel and the
+// start-up preload all ask for it at once); a write in between makes the next read start afresh, and a
+// reader that gives up does not cancel the others. A document link opened cold preloads what it needs.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, toPromise } from 'xstate';
+
+// openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist before import.
+const network = vi.hoisted(() => {
+  const calls: { method: string; url: string; release: (status?: number) => void }[] = [];
+  const fetchStub = (input: Request): Promise<Response> =>
+    new Promise((resolve) => {
+      calls.push({
+        method: input.method,
+        url: input.url,
+        release: (status = 200) =>
+          resolve(
+            new Response(
+              JSON.stringify(
+                status === 200
+                  ? { data: { id: input.url.split('/').pop(), type: 'documents', attributes: {} } }
+                  : { code: 'not_found', message: 'Not found.' },
+              ),
+              { status, headers: { 'Content-Type': 'application/json' } },
+            ),
+          ),
+      });
+    });
+  globalThis.fetch = fetchStub as typeof fetch;
+  // Node's Request refuses the client's relative '/api' URLs that a browser resolves against the page.
+  const NodeRequest = globalThis.Request;
+  globalThis.Request = class extends NodeRequest {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
+    }
+  };
+  return { calls };
+});
+
+// The screen's code and pdfjs are not what these tests are about: the preload is only seen to ask for them.
+const screens = vi.hoisted(() => ({ loadDocumentScreen: vi.fn(), preloadPdfViewer: vi.fn() }));
+vi.mock('../../src/app/route-modules', () => ({
+  loadDocumentScreen: () => {
+    screens.loadDocumentScreen();
+    return Promise.resolve([]);
+  },
+}));
+vi.mock('../../src/views/document/pdf-viewer-loader', () => ({
+  preloadPdfViewer: screens.preloadPdfViewer,
+}));
+
+const { api } = await import('../../src/api/client');
+const { documentIdOfPath, preloadForLocation } = await import('../../src/app/preload');
+const { DOCUMENT_READ_REUSE_MS, fetchDocument, readDocument } = await import('../../src/services/documents');
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.clearAllMocks();
+  for (const call of network.calls.splice(0)) call.release();
+});
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+describe('document reads', () => {
+  it('shares one request between overlapping reads of the same document', async () => {
+    const first = readDocument('doc-1');
+    const second = readDocument('doc-1');
+    const other = readDocument('doc-2');
+    await settle();
+    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual([
+      '/documents/doc-1',
+      '/documents/doc-2',
+    ]);
+    for (const call of network.calls.splice(0)) call.release();
+    const [a, b, c] = await Promise.all([first, second, other]);
+    expect(a.id).toBe('doc-1');
+    expect(b).toBe(a);
+    expect(c.id).toBe('doc-2');
+
+    // For a moment the answer is reused; after that the next read asks the server again.
+    expect(await readDocument('doc-1')).toBe(a);
+    await settle();
+    expect(network.calls).toHaveLength(0);
+    const later = Date.now() + DOCUMENT_READ_REUSE_MS;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
+    void readDocument('doc-1');
+    await settle();
+    expect(network.calls).toHaveLength(1);
+  });
+
+  it('starts afresh after a write made the read in flight stale', async () => {
+    const before = readDocument('doc-3');
+    await settle();
+    void api.PATCH('/documents/{id}/archive', { params: { path: { id: 'doc-3' } } });
+    await settle();
+    const after = readDocument('doc-3');
+    await settle();
+    expect(network.calls.map((call) => `${call.method} ${call.url.replace(/^.*\/api/, '')}`)).toEqual([
+      'GET /documents/doc-3',
+      'PATCH /documents/doc-3/archive',
+      'GET /documents/doc-3',
+    ]);
+    expect(after).not.toBe(before);
+  });
+
+  it('shares a failure too, and lets a reader that stops waiting go without cancelling the others', async () => {
+    const stopped = createActor(fetchDocument, { input: { documentId: 'doc-4' } });
+    stopped.start();
+    const waiting = createActor(fetchDocument, { input: { documentId: 'doc-4' } });
+    waiting.start();
+    await settle();
+    expect(network.calls).toHaveLength(1);
+    stopped.stop();
+    network.calls.splice(0)[0]?.release(404);
+    await expect(toPromise(waiting)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    expect(stopped.getSnapshot().status).toBe('stopped');
+    // A failure is not kept: the next read asks again.
+    void readDocument('doc-4');
+    await settle();
+    expect(network.calls).toHaveLength(1);
+  });
+});
+
+describe('the start-up preload of a document link', () => {
+  it('knows which paths open a document', () => {
+    expect(documentIdOfPath('/app/document/abc')).toBe('abc');
+    expect(documentIdOfPath('/app/document/view/abc')).toBe('abc');
+    expect(documentIdOfPath('/app/document/details/a%20b/')).toBe('a b');
+    expect(documentIdOfPath('/app/documents')).toBeNull();
+    expect(documentIdOfPath('/app/documents/to-do')).toBeNull();
+    expect(documentIdOfPath('/app/document/view/abc/extra')).toBeNull();
+    expect(documentIdOfPath('/document/abc')).toBeNull();
+    expect(documentIdOfPath('/app/document/%E0%A4%A')).toBeNull();
+  });
+
+  it('asks for the document, its screen and the PDF viewer beside the profile; the screen joins the read', async () => {
+    preloadForLocation('/app/document/view/doc-9', true);
+    const joined = readDocument('doc-9');
+    await settle();
+    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/documents/doc-9']);
+    expect(screens.loadDocumentScreen).toHaveBeenCalledTimes(1);
+    expect(screens.preloadPdfViewer).toHaveBeenCalledTimes(1);
+    network.calls.splice(0)[0]?.release();
+    await expect(joined).resolves.toMatchObject({ id: 'doc-9' });
+  });
+
+  it('asks for nothing without a token, or away from a document', async () => {
+    preloadForLocation('/app/document/doc-10', false);
+    preloadForLocation('/app/documents', true);
+    await settle();
+    expect(network.calls).toEqual([]);
+    expect(screens.loadDocumentScreen).not.toHaveBeenCalled();
+    expect(screens.preloadPdfViewer).not.toHaveBeenCalled();
+  });
+});
