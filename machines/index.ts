@@ -5,6 +5,7 @@
 // inspector read it, so a transition that no listed event can take fails the gate.
 import type { AnyStateMachine, EventObject } from 'xstate';
 import { connectionsMachine, type ConnectionsEvent } from './connections.machine';
+import { signGroupsMachine, type SignGroupsEvent } from './sign-groups.machine';
 import {
   documentActionsMachine,
   type ActionRequest,
@@ -28,6 +29,9 @@ import {
   sampleDocument,
   sampleFile,
   samplePage,
+  samplePerson,
+  sampleRequest,
+  sampleSignGroup,
 } from './samples';
 import { sessionMachine, type SessionEvent, type SessionInput } from './session.machine';
 import { uploadMachine, type UploadEvent } from './upload.machine';
@@ -193,15 +197,83 @@ export const DOWNLOAD_EVENTS = [
 
 export const DOWNLOAD_INPUTS = [{ documentId: 'd1' }] as const satisfies readonly DownloadInput[];
 
+const BOB = sampleConnection('c1');
+const INBOUND = sampleRequest('r-in');
+const OUTBOUND = sampleRequest('r-out', {
+  direction: 'outbound',
+  profile: samplePerson('profile-erin', { fullName: 'Erin Hale', emailAddress: 'erin@paraph.test' }),
+});
+const INVITATION = sampleRequest('r-invite', {
+  direction: 'outbound',
+  profile: null,
+  invitationEmailAddress: 'frank@elsewhere.test',
+});
+
 export const CONNECTIONS_EVENTS = [
   { type: 'connections.reload' },
-  done('fetchConnections', [
-    sampleConnection('c1'),
-    sampleConnection('c2', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test', lastSeenAt: null }),
-  ]),
-  done('fetchConnections', []),
+  { type: 'request.accept', requestId: 'r-in' },
+  { type: 'request.refuse', requestId: 'r-in' },
+  { type: 'request.cancel', requestId: 'r-out' },
+  { type: 'connection.remove', connectionId: 'c1' },
+  { type: 'remove.confirm' },
+  { type: 'remove.dismiss' },
+  { type: 'action.dismissError' },
+  { type: 'add.open' },
+  { type: 'add.close' },
+  { type: 'add.queryChanged', query: 'gr' },
+  { type: 'add.queryChanged', query: ' grace@paraph.test ' },
+  { type: 'add.submit' },
+  done('fetchConnections', { connections: [BOB], requests: [INBOUND, OUTBOUND, INVITATION] }),
+  done('fetchConnections', { connections: [], requests: [] }),
   failed('fetchConnections', OFFLINE),
+  done('acceptRequest', undefined),
+  failed('acceptRequest', { code: 'not_found', status: 404 }),
+  done('refuseRequest', undefined),
+  failed('refuseRequest', SERVER_ERROR),
+  done('cancelRequest', undefined),
+  failed('cancelRequest', OFFLINE),
+  done('removeConnection', undefined),
+  failed('removeConnection', SERVER_ERROR),
+  // The first result is already a connection: the second is offered.
+  done('searchProfiles', [
+    samplePerson('profile-c1'),
+    samplePerson('profile-grace', { fullName: 'Grace Hopper', emailAddress: 'grace@paraph.test' }),
+  ]),
+  done('searchProfiles', [samplePerson('profile-c1')]),
+  failed('searchProfiles', { code: 'too_many_requests', status: 429 }),
+  after('SEARCH_DEBOUNCE', 'connections.add.open.form.debouncing'),
+  done('addConnection', undefined),
+  failed('addConnection', { code: 'already_connected', status: 409 }),
 ] as const satisfies readonly (ConnectionsEvent | InternalEvent)[];
+
+const CAROL = samplePerson('profile-carol', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test' });
+
+export const SIGN_GROUPS_EVENTS = [
+  { type: 'groups.reload' },
+  { type: 'group.create' },
+  { type: 'group.edit', groupId: 'g1' },
+  { type: 'group.delete', groupId: 'g1' },
+  { type: 'editor.nameChanged', name: 'Board' },
+  { type: 'editor.nameChanged', name: ' ' },
+  { type: 'editor.queryChanged', query: 'car' },
+  { type: 'editor.memberAdded', profileId: 'profile-carol' },
+  { type: 'editor.memberRemoved', profileId: 'profile-carol' },
+  { type: 'editor.save' },
+  { type: 'editor.retry' },
+  { type: 'deletion.confirm' },
+  { type: 'dialog.close' },
+  done('fetchSignGroups', [sampleSignGroup('g1')]),
+  done('fetchSignGroups', []),
+  failed('fetchSignGroups', OFFLINE),
+  done('fetchSignGroup', sampleSignGroup('g1')),
+  failed('fetchSignGroup', { code: 'not_found', status: 404 }),
+  done('fetchMemberCandidates', [CAROL]),
+  failed('fetchMemberCandidates', SERVER_ERROR),
+  done('saveSignGroup', undefined),
+  failed('saveSignGroup', { code: 'not_a_connection', status: 422, blockedIds: ['profile-c1'] }),
+  done('deleteSignGroup', undefined),
+  failed('deleteSignGroup', SERVER_ERROR),
+] as const satisfies readonly (SignGroupsEvent | InternalEvent)[];
 
 const ARCHIVABLE = sampleDocument('d1');
 const FLOW_DOCUMENT = sampleDocument('d2', {
@@ -271,6 +343,7 @@ export const MACHINES = {
   },
   document: { machine: documentMachine, events: DOCUMENT_EVENTS, inputs: DOCUMENT_INPUTS },
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
+  'sign-groups': { machine: signGroupsMachine, events: SIGN_GROUPS_EVENTS },
   'document-details': {
     machine: documentDetailsMachine,
     events: DOCUMENT_DETAILS_EVENTS,
@@ -283,9 +356,16 @@ export const MACHINES = {
 export type MachineName = keyof typeof MACHINES;
 
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
-export { connectionsMachine };
+export { connectionsMachine, signGroupsMachine };
 export { documentActionsMachine };
 export { documentDetailsMachine, downloadMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
-export type { ConnectedProfile, Connection } from './connections.machine';
+export type {
+  ConnectedProfile,
+  Connection,
+  ConnectionRequestItem,
+  ConnectionsData,
+  PersonProfile,
+} from './connections.machine';
+export type { SignGroup } from './sign-groups.machine';
 export * from './types';

@@ -1,7 +1,13 @@
 // Representative data for the registry's events (machines/index.ts): what the gate, the QA path exporter
 // and view tests feed the machines. Plain values shaped like the API's answers; no behaviour.
-import type { ConnectedProfile, Connection } from './connections.machine';
+import type {
+  ConnectedProfile,
+  Connection,
+  ConnectionRequestItem,
+  PersonProfile,
+} from './connections.machine';
 import type { SignFlowParticipants } from './document-details.machine';
+import type { SignGroup } from './sign-groups.machine';
 import type {
   DocumentAttributes,
   DocumentPage,
@@ -151,3 +157,38 @@ export const SAMPLE_SIGN_FLOW_PARTICIPANTS: SignFlowParticipants = {
     },
   ],
 };
+
+export function samplePerson(id: string, profile: Partial<PersonProfile> = {}): PersonProfile {
+  return {
+    id,
+    fullName: 'Bob Builder',
+    emailAddress: 'bob@paraph.test',
+    initials: 'BB',
+    ...profile,
+  };
+}
+
+/** A pending request: inbound from Dan by default; `profile: null` with an address is an invitation. */
+export function sampleRequest(
+  id: string,
+  request: Partial<Omit<ConnectionRequestItem, 'id'>> = {},
+): ConnectionRequestItem {
+  return {
+    id,
+    direction: 'inbound',
+    profile: samplePerson(`profile-${id}`, { fullName: 'Dan Brown', emailAddress: 'dan@paraph.test' }),
+    invitationEmailAddress: null,
+    createdAt: '2030-01-03T09:00:00.000Z',
+    ...request,
+  };
+}
+
+export function sampleSignGroup(id: string, group: Partial<Omit<SignGroup, 'id'>> = {}): SignGroup {
+  return {
+    id,
+    name: 'Board',
+    createdAt: '2030-01-04T09:00:00.000Z',
+    members: [samplePerson('profile-c1')],
+    ...group,
+  };
+}

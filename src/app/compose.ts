@@ -1,11 +1,9 @@
 // The composition root: each machine gets the browser's real actors and actions here, once, so the
 // machine the app runs is the very one the tests and the QA paths exercise with fakes. Machines only a
 // lazily loaded screen needs are composed in compose-<screen>.ts beside this file, so they load with it.
-import { connectionsMachine } from '../../machines/connections.machine';
 import { documentListMachine } from '../../machines/document-list.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { sessionMachine } from '../../machines/session.machine';
-import { fetchConnections } from '../services/connections';
 import { fetchPage } from '../services/documents';
 import {
   goToLoginError,
@@ -38,4 +36,3 @@ export const documentListLogic = documentListMachine.provide({
   actions: { scrollToTop: () => scrollToTop() },
 });
 
-export const connectionsLogic = connectionsMachine.provide({ actors: { fetchConnections } });

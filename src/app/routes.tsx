@@ -1,6 +1,6 @@
 // The spec's route table (spec 001 §2) under the /app base. Public: login and auth. Everything else
 // renders inside the shell once the session has the profile; unknown paths go to /app/documents.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { Busy } from '../views/busy';
@@ -8,32 +8,34 @@ import { Shell } from '../views/shell/shell';
 import { categoryOfSlug } from '../views/documents/categories';
 import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
-import { connectionsLogic, documentListLogic } from './compose';
+import { documentListLogic } from './compose';
 import { ErrorBoundary } from './error-boundary';
+import { useModalActor } from './modal-context';
 import { Protected } from './protected';
+import { SessionContext } from './session';
+import { loadDocumentScreen } from './route-modules';
+import { preloadedLazy } from '../views/preloaded-lazy';
 
 const LoginPage = lazy(() => import('../views/login/login-page').then((m) => ({ default: m.LoginPage })));
 const AuthPage = lazy(() => import('../views/login/auth-page').then((m) => ({ default: m.AuthPage })));
 const DocumentList = lazy(() =>
   import('../views/documents/document-list').then((m) => ({ default: m.DocumentList })),
 );
-// The document screen's machine is composed in its own module, so it loads with the screen.
-const DocumentPage = lazy(async () => {
-  const [page, compose, details] = await Promise.all([
-    import('../views/document/document-page'),
-    import('./compose-document'),
-    import('./compose-details'),
-  ]);
-  return {
-    default: (props: { id: string; mode: DocumentPageMode }) => (
-      <page.DocumentPage
-        {...props}
-        logic={compose.documentLogic}
-        detailsLogic={details.documentDetailsLogic}
-      />
-    ),
-  };
-});
+// The document screen's machine is composed in its own module, so it loads with the screen; a document
+// link opened cold has it preloaded (preload.ts), and it then renders without waiting.
+const DocumentPage = preloadedLazy(
+  loadDocumentScreen,
+  ([page, compose, details]) =>
+    function ComposedDocumentPage(props: { id: string; mode: DocumentPageMode }) {
+      return (
+        <page.DocumentPage
+          {...props}
+          logic={compose.documentLogic}
+          detailsLogic={details.documentDetailsLogic}
+        />
+      );
+    },
+);
 const DownloadPage = lazy(async () => {
   const [page, compose] = await Promise.all([
     import('../views/download/download-page'),
@@ -43,9 +45,28 @@ const DownloadPage = lazy(async () => {
     default: (props: { id: string }) => <page.DownloadPage {...props} logic={compose.downloadLogic} />,
   };
 });
-const ConnectionsPage = lazy(() =>
-  import('../views/connections/connections-page').then((m) => ({ default: m.ConnectionsPage })),
-);
+// The connections tabs and their machines load together, composed with the shell's modal actor and
+// the session (accepting or refusing a request refreshes the profile, so the sidebar badge follows).
+const ConnectionsTab = lazy(async () => {
+  const [users, groups, compose] = await Promise.all([
+    import('../views/connections/connections-page'),
+    import('../views/connections/sign-groups-page'),
+    import('./compose-connections'),
+  ]);
+  return {
+    default: function ConnectionsTabWithLogic({ tab }: { tab: 'users' | 'groups' }) {
+      const modal = useModalActor();
+      const session = SessionContext.useActorRef();
+      const usersLogic = useMemo(() => compose.composeConnections(modal, session), [modal, session]);
+      const groupsLogic = useMemo(() => compose.composeSignGroups(modal), [modal]);
+      return tab === 'users' ? (
+        <users.ConnectionsPage logic={usersLogic} />
+      ) : (
+        <groups.SignGroupsPage logic={groupsLogic} />
+      );
+    },
+  };
+});
 
 function Loading() {
   const intl = useIntl();
@@ -117,7 +138,10 @@ export function AppRoutes() {
               <Redirect to="/connections/users" replace />
             </Route>
             <Route path="/connections/users">
-              <ConnectionsPage logic={connectionsLogic} />
+              <ConnectionsTab key="users" tab="users" />
+            </Route>
+            <Route path="/connections/groups">
+              <ConnectionsTab key="groups" tab="groups" />
             </Route>
             <Route>
               <Redirect to="/documents" replace />

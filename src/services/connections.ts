@@ -1,10 +1,26 @@
-// The connections machine's real actors. `GET /connections` sends each connection with its profile in
-// `included`; the actor joins them so the machine sees one `{ id, profile }` per connection.
+// The connections machine's real actors. `GET /connections` and `GET /connection_requests` send the other
+// person's profile in `included`; the actors join them so the machine sees one plain item per row.
 import { fromPromise } from 'xstate';
-import type { Connection } from '../../machines/connections.machine';
+import type {
+  AddConnectionInput,
+  Connection,
+  ConnectionRequestItem,
+  ConnectionsData,
+  PersonProfile,
+  RowActionInput,
+  SearchInput,
+} from '../../machines/connections.machine';
+import type { components } from '../../openapi/schema';
 import { api, unwrap } from '../api/client';
 
-export const fetchConnections = fromPromise<Connection[]>(async ({ signal }) => {
+type Schemas = components['schemas'];
+
+function toPerson(profile: Schemas['ProfileSummary'] | Schemas['ConnectedProfile']): PersonProfile {
+  const { fullName, emailAddress, initials } = profile.attributes;
+  return { id: profile.id, fullName, emailAddress, initials };
+}
+
+export async function loadConnections(signal: AbortSignal): Promise<Connection[]> {
   const body = await unwrap(api.GET('/connections', { signal }));
   const profiles = new Map(body.included.map((profile) => [profile.id, profile.attributes]));
   return body.data.map((connection) => {
@@ -22,4 +38,55 @@ export const fetchConnections = fromPromise<Connection[]>(async ({ signal }) => 
       },
     };
   });
+}
+
+async function loadRequests(signal: AbortSignal): Promise<ConnectionRequestItem[]> {
+  const body = await unwrap(api.GET('/connection_requests', { signal }));
+  const profiles = new Map(body.included.map((profile) => [profile.id, toPerson(profile)]));
+  return body.data.map((request) => {
+    const profileId = request.relationships.profile.data?.id;
+    return {
+      id: request.id,
+      direction: request.attributes.direction,
+      profile: (profileId && profiles.get(profileId)) || null,
+      invitationEmailAddress: request.attributes.invitationEmailAddress ?? null,
+      createdAt: request.attributes.createdAt,
+    };
+  });
+}
+
+export const fetchConnections = fromPromise<ConnectionsData>(async ({ signal }) => {
+  const [connections, requests] = await Promise.all([loadConnections(signal), loadRequests(signal)]);
+  return { connections, requests };
+});
+
+const idPath = (input: RowActionInput) => ({ path: { id: input.id } });
+
+export const acceptRequest = fromPromise<void, RowActionInput>(async ({ input, signal }) => {
+  await unwrap(api.PATCH('/connection_requests/{id}/accept', { params: idPath(input), signal }));
+});
+
+export const refuseRequest = fromPromise<void, RowActionInput>(async ({ input, signal }) => {
+  await unwrap(api.PATCH('/connection_requests/{id}/refuse', { params: idPath(input), signal }));
+});
+
+export const cancelRequest = fromPromise<void, RowActionInput>(async ({ input, signal }) => {
+  await unwrap(api.DELETE('/connection_requests/{id}', { params: idPath(input), signal }));
+});
+
+export const removeConnection = fromPromise<void, RowActionInput>(async ({ input, signal }) => {
+  await unwrap(api.DELETE('/connections/{id}', { params: idPath(input), signal }));
+});
+
+export const searchProfiles = fromPromise<PersonProfile[], SearchInput>(async ({ input, signal }) => {
+  const body = await unwrap(
+    api.GET('/profiles/search', { params: { query: { query: input.query } }, signal }),
+  );
+  return body.data.map(toPerson);
+});
+
+export const addConnection = fromPromise<void, AddConnectionInput>(async ({ input, signal }) => {
+  const connectionRequest =
+    'to' in input ? { to: input.to } : { invitation_email_address: input.invitationEmailAddress };
+  await unwrap(api.POST('/connection_requests', { body: { connection_request: connectionRequest }, signal }));
 });

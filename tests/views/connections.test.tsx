@@ -1,11 +1,25 @@
-import { screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
-import { fromPromise } from 'xstate';
-import { connectionsMachine, type Connection } from '../../machines/connections.machine';
-import { sampleConnection } from '../../machines/samples';
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import {
+  connectionsMachine,
+  type AddConnectionInput,
+  type ConnectionsData,
+  type PersonProfile,
+  type RowActionInput,
+  type SearchInput,
+} from '../../machines/connections.machine';
+import { modalMachine } from '../../machines/modal.machine';
+import { sampleConnection, samplePerson, sampleRequest } from '../../machines/samples';
+import { ModalContext } from '../../src/app/modal-context';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
+import { deferred } from '../machines/support';
 import { renderView } from './render';
+
+// Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Midday UTC is the same calendar day in every time zone the tests may run in.
 const BOB = sampleConnection('c-bob', { lastSeenAt: '2030-01-02T12:00:00.000Z' });
@@ -14,13 +28,73 @@ const CAROL = sampleConnection('c-carol', {
   emailAddress: 'carol@paraph.test',
   lastSeenAt: null,
 });
+const INBOUND = sampleRequest('r-in');
+const OUTBOUND = sampleRequest('r-out', {
+  direction: 'outbound',
+  profile: samplePerson('profile-erin', { fullName: 'Erin Hale', emailAddress: 'erin@paraph.test' }),
+});
+const INVITATION = sampleRequest('r-invite', {
+  direction: 'outbound',
+  profile: null,
+  invitationEmailAddress: 'frank@elsewhere.test',
+});
+const GRACE = samplePerson('profile-grace', { fullName: 'Grace Hopper', emailAddress: 'grace@paraph.test' });
 
-function pageWith(fetch: () => Promise<Connection[]>) {
-  const fetchConnections = vi.fn(fetch);
+let modal: Actor<typeof modalMachine>;
+
+beforeEach(() => {
+  modal = createActor(modalMachine).start();
+});
+
+afterEach(() => modal.stop());
+
+type Fakes = {
+  fetch?: () => Promise<ConnectionsData>;
+  search?: (input: SearchInput) => Promise<PersonProfile[]>;
+  add?: (input: AddConnectionInput) => Promise<void>;
+  accept?: (input: RowActionInput) => Promise<void>;
+};
+
+function pageWith(fakes: Fakes = {}) {
+  const fetchConnections = vi.fn(fakes.fetch ?? (async () => ({ connections: [BOB, CAROL], requests: [] })));
+  const searchProfiles = vi.fn(fakes.search ?? (async () => [GRACE]));
+  const addConnection = vi.fn(fakes.add ?? (async () => {}));
+  const acceptRequest = vi.fn(fakes.accept ?? (async () => {}));
+  const refuseRequest = vi.fn(async (_input: RowActionInput) => {});
+  const cancelRequest = vi.fn(async (_input: RowActionInput) => {});
+  const removeConnection = vi.fn(async (_input: RowActionInput) => {});
+  const refreshProfile = vi.fn();
   const logic = connectionsMachine.provide({
-    actors: { fetchConnections: fromPromise<Connection[]>(() => fetchConnections()) },
+    actors: {
+      fetchConnections: fromPromise<ConnectionsData>(() => fetchConnections()),
+      searchProfiles: fromPromise<PersonProfile[], SearchInput>(({ input }) => searchProfiles(input)),
+      addConnection: fromPromise<void, AddConnectionInput>(({ input }) => addConnection(input)),
+      acceptRequest: fromPromise<void, RowActionInput>(({ input }) => acceptRequest(input)),
+      refuseRequest: fromPromise<void, RowActionInput>(({ input }) => refuseRequest(input)),
+      cancelRequest: fromPromise<void, RowActionInput>(({ input }) => cancelRequest(input)),
+      removeConnection: fromPromise<void, RowActionInput>(({ input }) => removeConnection(input)),
+    },
+    actions: { refreshProfile, closeModal: () => modal.send({ type: 'modal.close' }) },
+    // The debounce's length is the machine tests' business; here it only has to happen.
+    delays: { SEARCH_DEBOUNCE: 0 },
   });
-  return { logic, fetchConnections };
+  return {
+    logic,
+    fetchConnections,
+    searchProfiles,
+    addConnection,
+    acceptRequest,
+    refuseRequest,
+    cancelRequest,
+    removeConnection,
+    refreshProfile,
+  };
+}
+
+function renderPage(ui: ReactElement) {
+  return renderView(<ModalContext.Provider value={modal}>{ui}</ModalContext.Provider>, {
+    path: '/connections/users',
+  });
 }
 
 function rowOf(name: string): HTMLElement {
@@ -31,8 +105,8 @@ function rowOf(name: string): HTMLElement {
 
 describe('connections page', () => {
   it("lists each connection's name, e-mail and last seen, or 'Never'", async () => {
-    const { logic } = pageWith(async () => [BOB, CAROL]);
-    renderView(<ConnectionsPage logic={logic} />, { path: '/connections/users' });
+    const { logic } = pageWith();
+    renderPage(<ConnectionsPage logic={logic} />);
 
     const table = await screen.findByRole('table', { name: 'Connections' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
@@ -46,9 +120,29 @@ describe('connections page', () => {
     expect(document.title).toBe('Connections · Paraph');
   });
 
+  it('shows the two tabs, the Connections one selected', async () => {
+    const { logic } = pageWith();
+    renderPage(<ConnectionsPage logic={logic} />);
+    const tabs = await screen.findByRole('tablist', { name: 'Connections and sign groups' });
+    expect(within(tabs).getByRole('tab', { name: 'Connections' }).getAttribute('aria-selected')).toBe('true');
+    expect(within(tabs).getByRole('tab', { name: 'Sign groups' }).getAttribute('aria-selected')).toBe(
+      'false',
+    );
+  });
+
+  it('shows a spinner while loading', async () => {
+    const pending = deferred<ConnectionsData>();
+    const { logic } = pageWith({ fetch: () => pending.promise });
+    renderPage(<ConnectionsPage logic={logic} />);
+    expect(screen.getByText('Loading connections')).toBeTruthy();
+    pending.resolve({ connections: [BOB], requests: [] });
+    expect(await screen.findByRole('table', { name: 'Connections' })).toBeTruthy();
+    expect(screen.queryByText('Loading connections')).toBeNull();
+  });
+
   it('animates the rows in 100 ms apart', async () => {
-    const { logic } = pageWith(async () => [BOB, CAROL]);
-    renderView(<ConnectionsPage logic={logic} />, { path: '/connections/users' });
+    const { logic } = pageWith();
+    renderPage(<ConnectionsPage logic={logic} />);
 
     await screen.findByRole('table', { name: 'Connections' });
     expect(rowOf('Bob Builder').style.animationDelay).toBe('0ms');
@@ -56,18 +150,18 @@ describe('connections page', () => {
   });
 
   it('says so when there are no connections', async () => {
-    const { logic } = pageWith(async () => []);
-    renderView(<ConnectionsPage logic={logic} />, { path: '/connections/users' });
+    const { logic } = pageWith({ fetch: async () => ({ connections: [], requests: [] }) });
+    renderPage(<ConnectionsPage logic={logic} />);
 
     expect(await screen.findByText('You have no connections yet.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('shows a data error whose retry loads the connections again', async () => {
-    const { logic, fetchConnections } = pageWith(async () => [BOB]);
+    const { logic, fetchConnections } = pageWith();
     fetchConnections.mockRejectedValueOnce({ code: 'internal_error', status: 500 });
     const user = userEvent.setup();
-    renderView(<ConnectionsPage logic={logic} />, { path: '/connections/users' });
+    renderPage(<ConnectionsPage logic={logic} />);
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('An error has occurred. Please try again in a few moments.')).toBeTruthy();
@@ -75,8 +169,147 @@ describe('connections page', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('table', { name: 'Connections' })).toBeTruthy();
-    expect(rowOf('Bob Builder')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(fetchConnections).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('connections page: requests', () => {
+  const withRequests = async () => ({ connections: [BOB], requests: [INBOUND, OUTBOUND, INVITATION] });
+
+  it('shows each request with its direction, and an invitation by its e-mail', async () => {
+    const { logic } = pageWith({ fetch: withRequests });
+    renderPage(<ConnectionsPage logic={logic} />);
+
+    const list = await screen.findByRole('list', { name: 'Requests' });
+    const [inbound, outbound, invitation] = within(list).getAllByRole('listitem');
+    if (!inbound || !outbound || !invitation) throw new Error('three requests expected');
+    expect(within(inbound).getByText('Dan Brown')).toBeTruthy();
+    expect(within(inbound).getByText('Wants to connect with you')).toBeTruthy();
+    expect(within(inbound).getByRole('button', { name: 'Accept the request of Dan Brown' })).toBeTruthy();
+    expect(within(inbound).getByRole('button', { name: 'Reject the request of Dan Brown' })).toBeTruthy();
+    expect(within(outbound).getByText('Waiting for their answer')).toBeTruthy();
+    expect(within(outbound).getByRole('button', { name: 'Cancel the request to Erin Hale' })).toBeTruthy();
+    expect(within(outbound).queryByRole('button', { name: /Accept/ })).toBeNull();
+    expect(within(invitation).getByText('frank@elsewhere.test')).toBeTruthy();
+    expect(within(invitation).getByText('Invited by e-mail, waiting for their sign-up')).toBeTruthy();
+  });
+
+  it('sends one accept for a double click, disables the buttons meanwhile, then refreshes the badge', async () => {
+    const accepted = deferred<void>();
+    const { logic, acceptRequest, fetchConnections, refreshProfile } = pageWith({
+      fetch: withRequests,
+      accept: () => accepted.promise,
+    });
+    const user = userEvent.setup();
+    renderPage(<ConnectionsPage logic={logic} />);
+
+    const accept = await screen.findByRole('button', { name: 'Accept the request of Dan Brown' });
+    await user.dblClick(accept);
+    expect(acceptRequest).toHaveBeenCalledTimes(1);
+    expect(acceptRequest).toHaveBeenCalledWith({ id: 'r-in' });
+    expect((accept as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      (screen.getByRole('button', { name: 'Reject the request of Dan Brown' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+
+    fetchConnections.mockResolvedValueOnce({ connections: [BOB, CAROL], requests: [] });
+    accepted.resolve();
+    expect(await screen.findByText('Carol Shaw')).toBeTruthy();
+    expect(refreshProfile).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('list', { name: 'Requests' })).toBeNull();
+  });
+
+  it('shows the action error banner when an action fails', async () => {
+    const { logic } = pageWith({
+      fetch: withRequests,
+      accept: async () => {
+        throw { code: 'internal_error', status: 500 };
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<ConnectionsPage logic={logic} />);
+
+    await user.click(await screen.findByRole('button', { name: 'Accept the request of Dan Brown' }));
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain('An error has occurred while trying to accept the request.');
+    await user.click(within(banner).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('removes a connection only after the destructive confirmation', async () => {
+    const { logic, removeConnection } = pageWith();
+    const user = userEvent.setup();
+    renderPage(<ConnectionsPage logic={logic} />);
+
+    await user.click(await screen.findByRole('button', { name: 'Remove Carol Shaw' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Remove Carol Shaw from your connections\?/)).toBeTruthy();
+    expect(removeConnection).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(removeConnection).toHaveBeenCalledWith({ id: 'c-carol' });
+  });
+});
+
+describe('connections page: add by e-mail', () => {
+  async function openAdd(fakes: Fakes = {}) {
+    const page = pageWith(fakes);
+    const user = userEvent.setup();
+    renderPage(<ConnectionsPage logic={page.logic} />);
+    await screen.findByRole('table', { name: 'Connections' });
+    await user.click(screen.getByRole('button', { name: 'Add a connection' }));
+    const dialog = await screen.findByRole('dialog');
+    const input = within(dialog).getByRole('searchbox', { name: 'E-mail address or name' });
+    return { ...page, user, dialog, input };
+  }
+
+  it('sends nothing for two characters and keeps Add disabled', async () => {
+    const { user, dialog, input, searchProfiles } = await openAdd();
+    await user.type(input, 'gr');
+    expect(within(dialog).getByText('Type at least 3 characters.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(searchProfiles).not.toHaveBeenCalled();
+  });
+
+  it('shows the first result that is not already a connection and adds it', async () => {
+    const { user, dialog, input, searchProfiles, addConnection } = await openAdd({
+      search: async () => [
+        samplePerson('profile-c-bob'),
+        GRACE,
+        samplePerson('profile-zed', { fullName: 'Zed' }),
+      ],
+    });
+    await user.type(input, 'paraph');
+    const result = await within(dialog).findByTestId('connection-search-result');
+    expect(within(result).getByText('Grace Hopper')).toBeTruthy();
+    expect(within(dialog).queryByText('Zed')).toBeNull();
+    expect(searchProfiles).toHaveBeenLastCalledWith({ query: 'paraph' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect(addConnection).toHaveBeenCalledWith({ to: 'profile-grace' });
+    await vi.waitFor(() => expect(modal.getSnapshot().matches('closed')).toBe(true));
+  });
+
+  it('offers to invite an address nobody was found for', async () => {
+    const { user, dialog, input, addConnection } = await openAdd({ search: async () => [] });
+    await user.type(input, 'new@example.org');
+    expect(await within(dialog).findByText(/You can invite new@example.org\./)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    expect(addConnection).toHaveBeenCalledWith({ invitationEmailAddress: 'new@example.org' });
+  });
+
+  it('says so when adding fails, keeping the dialog and the query', async () => {
+    const { user, dialog, input } = await openAdd({
+      add: async () => {
+        throw { code: 'already_connected', status: 409 };
+      },
+    });
+    await user.type(input, 'grace');
+    await user.click(await within(dialog).findByRole('button', { name: 'Add' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(
+      'An error has occurred while trying to add the connection.',
+    );
+    expect((input as HTMLInputElement).value).toBe('grace');
+    expect(modal.getSnapshot().matches('open')).toBe(true);
   });
 });

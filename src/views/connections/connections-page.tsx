@@ -1,8 +1,15 @@
-// /app/connections/users: each connection's name, e-mail and when it was last seen, rendered from the
-// connections machine (a data error offers a retry). [3/6] adds requests and their actions to the same
-// machine and page.
+// /app/connections/users: the pending requests (accept / reject an inbound one, cancel an outbound one),
+// each connection's name, e-mail and when it was last seen (remove after a destructive confirmation),
+// and the "add a connection by e-mail" dialog, all rendered from the connections machine.
+import { useEffect } from 'react';
 import {
   Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -14,49 +21,33 @@ import {
   TableHeaderCell,
   TableRow,
   Text,
-  Title2,
-  makeStyles,
+  Title3,
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
+import { PersonAdd20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import type { ActorRefFrom } from 'xstate';
-import type { connectionsMachine } from '../../../machines/connections.machine';
+import type { ConnectionRequestItem, RowAction } from '../../../machines/connections.machine';
 import { actorOptions } from '../../app/inspect';
+import { useModalActor } from '../../app/modal-context';
 import { usePageTitle } from '../../app/page-title';
+import type { MessageId } from '../../i18n/messages';
 import { formatDateTime } from '../format';
 import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
-
-export type ConnectionsLogic = typeof connectionsMachine;
-type ConnectionsActor = ActorRefFrom<ConnectionsLogic>;
+import { AddConnectionDialog } from './add-connection-dialog';
+import { ConnectionsTabs } from './connections-tabs';
+import { useConnectionsStyles, type ConnectionsActor, type ConnectionsLogic } from './connections-styles';
 
 const rowDelay = (index: number) => rowEntranceDelay(index, CONNECTION_ROW_DELAY_MS);
 
-const useStyles = makeStyles({
-  page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
-  table: { width: '100%', tableLayout: 'fixed' },
-  wrap: { overflowWrap: 'anywhere' },
-  cards: {
-    listStyle: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalS,
-  },
-  card: {
-    display: 'flex',
-    flexDirection: 'column',
-    padding: tokens.spacingHorizontalM,
-    border: `1px solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusMedium,
-    overflowWrap: 'anywhere',
-  },
-  muted: { color: tokens.colorNeutralForeground3 },
-  centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
-});
+const ACTION_ERRORS: Record<RowAction, MessageId> = {
+  accept: 'connections.users.action.error.accept',
+  refuse: 'connections.users.action.error.refuse',
+  cancel: 'connections.users.action.error.cancel',
+  remove: 'connections.users.action.error.remove',
+};
 
 function useLastSeen() {
   const intl = useIntl();
@@ -64,8 +55,147 @@ function useLastSeen() {
     value ? formatDateTime(intl, value) : intl.formatMessage({ id: 'connections.users.lastSeen.never' });
 }
 
+/** Whether a row's buttons must wait: one call at a time (a double click sends one request). */
+function useRowBusy(connections: ConnectionsActor) {
+  const isRunning = useSelector(connections, (snapshot) => snapshot.matches({ row: 'running' }));
+  const actionId = useSelector(connections, (snapshot) => snapshot.context.actionId);
+  return { isRunning, runningId: isRunning ? actionId : null };
+}
+
+function BusyIcon() {
+  const intl = useIntl();
+  return <Spinner size="tiny" aria-label={intl.formatMessage({ id: 'connections.users.working' })} />;
+}
+
+function personOf(request: ConnectionRequestItem): { name: string; email: string } {
+  if (request.profile) return { name: request.profile.fullName, email: request.profile.emailAddress };
+  const email = request.invitationEmailAddress ?? '';
+  return { name: email, email };
+}
+
+function RequestActions({
+  connections,
+  request,
+}: {
+  connections: ConnectionsActor;
+  request: ConnectionRequestItem;
+}) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const { isRunning, runningId } = useRowBusy(connections);
+  const action = useSelector(connections, (snapshot) => snapshot.context.action);
+  const { name } = personOf(request);
+  const isThisRow = runningId === request.id;
+  if (request.direction === 'outbound') {
+    return (
+      <Button
+        className={styles.button}
+        disabled={isRunning}
+        icon={isThisRow ? <BusyIcon /> : undefined}
+        aria-label={intl.formatMessage({ id: 'connections.requests.cancel.label' }, { name })}
+        onClick={() => connections.send({ type: 'request.cancel', requestId: request.id })}
+      >
+        {intl.formatMessage({ id: 'connections.requests.cancel' })}
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button
+        appearance="primary"
+        className={styles.button}
+        disabled={isRunning}
+        icon={isThisRow && action === 'accept' ? <BusyIcon /> : undefined}
+        aria-label={intl.formatMessage({ id: 'connections.requests.accept.label' }, { name })}
+        onClick={() => connections.send({ type: 'request.accept', requestId: request.id })}
+      >
+        {intl.formatMessage({ id: 'connections.requests.accept' })}
+      </Button>
+      <Button
+        className={styles.button}
+        disabled={isRunning}
+        icon={isThisRow && action === 'refuse' ? <BusyIcon /> : undefined}
+        aria-label={intl.formatMessage({ id: 'connections.requests.reject.label' }, { name })}
+        onClick={() => connections.send({ type: 'request.refuse', requestId: request.id })}
+      >
+        {intl.formatMessage({ id: 'connections.requests.reject' })}
+      </Button>
+    </>
+  );
+}
+
+function directionText(request: ConnectionRequestItem): MessageId {
+  if (request.direction === 'inbound') return 'connections.requests.inbound';
+  return request.profile ? 'connections.requests.outbound' : 'connections.requests.invitation';
+}
+
+function RequestList({ connections }: { connections: ConnectionsActor }) {
+  const styles = useConnectionsStyles();
+  const entrance = useRowEntranceStyles();
+  const intl = useIntl();
+  const requests = useSelector(connections, (snapshot) => snapshot.context.requests);
+  if (requests.length === 0) return null;
+  const title = intl.formatMessage({ id: 'connections.requests.title' });
+  return (
+    <section className={styles.section} aria-labelledby="connection-requests-heading">
+      <Title3 as="h2" id="connection-requests-heading">
+        {title}
+      </Title3>
+      <ul className={styles.cards} aria-label={title}>
+        {requests.map((request, index) => {
+          const { name, email } = personOf(request);
+          return (
+            <li
+              key={request.id}
+              className={mergeClasses(styles.card, entrance.enter)}
+              style={rowDelay(index)}
+              data-testid={`connection-request-${request.direction}`}
+            >
+              <div className={styles.cardText}>
+                <Text weight="semibold">{name}</Text>
+                {request.profile && <Text>{email}</Text>}
+                <Text size={200} className={styles.muted}>
+                  {intl.formatMessage({ id: directionText(request) })}
+                </Text>
+              </div>
+              <div className={styles.cardActions}>
+                <RequestActions connections={connections} request={request} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function RemoveButton({
+  connections,
+  id,
+  name,
+}: {
+  connections: ConnectionsActor;
+  id: string;
+  name: string;
+}) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const { isRunning, runningId } = useRowBusy(connections);
+  return (
+    <Button
+      className={styles.button}
+      disabled={isRunning}
+      icon={runningId === id ? <BusyIcon /> : undefined}
+      aria-label={intl.formatMessage({ id: 'connections.users.remove.label' }, { name })}
+      onClick={() => connections.send({ type: 'connection.remove', connectionId: id })}
+    >
+      {intl.formatMessage({ id: 'connections.users.remove' })}
+    </Button>
+  );
+}
+
 function ConnectionList({ connections, label }: { connections: ConnectionsActor; label: string }) {
-  const styles = useStyles();
+  const styles = useConnectionsStyles();
   const entrance = useRowEntranceStyles();
   const intl = useIntl();
   const lastSeen = useLastSeen();
@@ -77,12 +207,15 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
       <ul className={styles.cards} aria-label={label}>
         {rows.map(({ id, profile }, index) => (
           <li key={id} className={mergeClasses(styles.card, entrance.enter)} style={rowDelay(index)}>
-            <Text weight="semibold">{profile.fullName}</Text>
-            <Text>{profile.emailAddress}</Text>
-            <Text size={200} className={styles.muted}>
-              {intl.formatMessage({ id: 'connections.users.column.lastSeen' })}:{' '}
-              {lastSeen(profile.lastSeenAt)}
-            </Text>
+            <div className={styles.cardText}>
+              <Text weight="semibold">{profile.fullName}</Text>
+              <Text>{profile.emailAddress}</Text>
+              <Text size={200} className={styles.muted}>
+                {intl.formatMessage({ id: 'connections.users.column.lastSeen' })}:{' '}
+                {lastSeen(profile.lastSeenAt)}
+              </Text>
+            </div>
+            <RemoveButton connections={connections} id={id} name={profile.fullName} />
           </li>
         ))}
       </ul>
@@ -95,6 +228,9 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
           <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.name' })}</TableHeaderCell>
           <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.email' })}</TableHeaderCell>
           <TableHeaderCell>{intl.formatMessage({ id: 'connections.users.column.lastSeen' })}</TableHeaderCell>
+          <TableHeaderCell className={styles.actionsColumn}>
+            {intl.formatMessage({ id: 'connections.users.column.actions' })}
+          </TableHeaderCell>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -103,6 +239,9 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
             <TableCell className={styles.wrap}>{profile.fullName}</TableCell>
             <TableCell className={styles.wrap}>{profile.emailAddress}</TableCell>
             <TableCell>{lastSeen(profile.lastSeenAt)}</TableCell>
+            <TableCell>
+              <RemoveButton connections={connections} id={id} name={profile.fullName} />
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -110,14 +249,83 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
   );
 }
 
-function ConnectionsBody({ connections, label }: { connections: ConnectionsActor; label: string }) {
-  const styles = useStyles();
+function ActionError({ connections }: { connections: ConnectionsActor }) {
   const intl = useIntl();
-  const isLoading = useSelector(connections, (snapshot) => snapshot.matches({ list: 'loading' }));
-  const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ list: 'failed' }));
-  const isEmpty = useSelector(connections, (snapshot) => snapshot.matches({ list: 'empty' }));
+  const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ row: 'failed' }));
+  const action = useSelector(connections, (snapshot) => snapshot.context.action);
+  if (!isFailed || !action) return null;
+  return (
+    <MessageBar intent="error" layout="multiline" role="alert" data-testid="connections-action-error">
+      <MessageBarBody>{intl.formatMessage({ id: ACTION_ERRORS[action] })}</MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={() => connections.send({ type: 'action.dismissError' })}>
+          {intl.formatMessage({ id: 'common.close' })}
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
 
-  if (isLoading) {
+function RemoveDialog({ connections }: { connections: ConnectionsActor }) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const isOpen = useSelector(connections, (snapshot) => snapshot.matches({ row: 'confirmingRemove' }));
+  const name = useSelector(
+    connections,
+    (snapshot) =>
+      snapshot.context.connections.find((connection) => connection.id === snapshot.context.actionId)?.profile
+        .fullName ?? '',
+  );
+  return (
+    <Dialog
+      open={isOpen}
+      onOpenChange={(_event, data) => {
+        if (!data.open) connections.send({ type: 'remove.dismiss' });
+      }}
+    >
+      <DialogSurface className={styles.surface}>
+        <DialogBody>
+          <DialogTitle>{intl.formatMessage({ id: 'connections.users.remove.title' })}</DialogTitle>
+          <DialogContent>
+            <Text as="p" className={styles.wrap}>
+              {intl.formatMessage({ id: 'connections.users.remove.text' }, { name })}
+            </Text>
+          </DialogContent>
+          <DialogActions>
+            <Button
+              appearance="primary"
+              className={styles.button}
+              // Destructive: the spec's red confirm, as the document dialogs do.
+              style={{ backgroundColor: tokens.colorPaletteRedBackground3 }}
+              onClick={() => connections.send({ type: 'remove.confirm' })}
+            >
+              {intl.formatMessage({ id: 'connections.users.remove' })}
+            </Button>
+            <Button className={styles.button} onClick={() => connections.send({ type: 'remove.dismiss' })}>
+              {intl.formatMessage({ id: 'common.cancel' })}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function ConnectionsBody({ connections, label }: { connections: ConnectionsActor; label: string }) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ list: 'failed' }));
+  // A reload after an action keeps the rows on screen; only the first load shows the spinner.
+  const isFirstLoad = useSelector(
+    connections,
+    (snapshot) =>
+      snapshot.matches({ list: 'loading' }) &&
+      snapshot.context.connections.length === 0 &&
+      snapshot.context.requests.length === 0,
+  );
+  const hasNoConnections = useSelector(connections, (snapshot) => snapshot.context.connections.length === 0);
+
+  if (isFirstLoad) {
     return (
       <div className={styles.centered}>
         <Spinner label={intl.formatMessage({ id: 'connections.users.loading' })} />
@@ -136,25 +344,62 @@ function ConnectionsBody({ connections, label }: { connections: ConnectionsActor
       </MessageBar>
     );
   }
-  if (isEmpty) {
-    return <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>;
-  }
-  return <ConnectionList connections={connections} label={label} />;
+  return (
+    <>
+      <RequestList connections={connections} />
+      {hasNoConnections ? (
+        <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>
+      ) : (
+        <ConnectionList connections={connections} label={label} />
+      )}
+    </>
+  );
 }
 
+/** Mirrors the modal machine's addConnection dialog into the connections machine's `add` region. */
+function useAddDialogSync(connections: ConnectionsActor) {
+  const modal = useModalActor();
+  useEffect(() => {
+    const sync = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
+      const isModalOpen = snapshot.matches('open') && snapshot.context.name === 'addConnection';
+      const isAddOpen = connections.getSnapshot().matches({ add: 'open' });
+      if (isModalOpen && !isAddOpen) connections.send({ type: 'add.open' });
+      if (!isModalOpen && isAddOpen) connections.send({ type: 'add.close' });
+    };
+    sync(modal.getSnapshot());
+    const subscription = modal.subscribe(sync);
+    return () => subscription.unsubscribe();
+  }, [modal, connections]);
+  return modal;
+}
+
+export type { ConnectionsLogic };
+
 export function ConnectionsPage({ logic }: { logic: ConnectionsLogic }) {
-  const styles = useStyles();
+  const styles = useConnectionsStyles();
   const intl = useIntl();
   const connections = useActorRef(logic, actorOptions({}));
+  const modal = useAddDialogSync(connections);
   const title = intl.formatMessage({ id: 'connections.users.title' });
   usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
 
   return (
     <section className={styles.page} aria-labelledby="connections-heading">
-      <Title2 as="h1" id="connections-heading">
-        {title}
-      </Title2>
+      <ConnectionsTabs selected="users" />
+      <div className={styles.toolbar}>
+        <Button
+          appearance="primary"
+          className={styles.button}
+          icon={<PersonAdd20Regular />}
+          onClick={() => modal.send({ type: 'modal.open', name: 'addConnection' })}
+        >
+          {intl.formatMessage({ id: 'connections.users.add' })}
+        </Button>
+      </div>
+      <ActionError connections={connections} />
       <ConnectionsBody connections={connections} label={title} />
+      <RemoveDialog connections={connections} />
+      <AddConnectionDialog connections={connections} />
     </section>
   );
 }

@@ -1,0 +1,204 @@
+// /app/connections/groups: the user's sign groups (name and members), creating, editing and deleting
+// them through the signGroupEdit and signGroupDelete modals, all rendered from the sign-groups machine.
+import { useEffect } from 'react';
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  mergeClasses,
+} from '@fluentui/react-components';
+import { Add20Regular } from '@fluentui/react-icons';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import type { SignGroup } from '../../../machines/sign-groups.machine';
+import { actorOptions } from '../../app/inspect';
+import { useModalActor } from '../../app/modal-context';
+import { usePageTitle } from '../../app/page-title';
+import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
+import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
+import { useConnectionsStyles } from './connections-styles';
+import { ConnectionsTabs } from './connections-tabs';
+import { SignGroupDialogs, type SignGroupsActor, type SignGroupsLogic } from './sign-group-dialogs';
+
+export type { SignGroupsLogic };
+
+const rowDelay = (index: number) => rowEntranceDelay(index, CONNECTION_ROW_DELAY_MS);
+
+const memberNames = (group: SignGroup) =>
+  group.members.map((member) => member.fullName || member.emailAddress).join(', ');
+
+function GroupActions({ groups, group }: { groups: SignGroupsActor; group: SignGroup }) {
+  const intl = useIntl();
+  const styles = useConnectionsStyles();
+  const modal = useModalActor();
+  return (
+    <div className={styles.cardActions}>
+      <Button
+        className={styles.button}
+        aria-label={intl.formatMessage({ id: 'connections.groups.edit.label' }, { name: group.name })}
+        onClick={() => {
+          groups.send({ type: 'group.edit', groupId: group.id });
+          modal.send({ type: 'modal.open', name: 'signGroupEdit' });
+        }}
+      >
+        {intl.formatMessage({ id: 'connections.groups.edit' })}
+      </Button>
+      <Button
+        className={styles.button}
+        aria-label={intl.formatMessage({ id: 'connections.groups.delete.label' }, { name: group.name })}
+        onClick={() => {
+          groups.send({ type: 'group.delete', groupId: group.id });
+          modal.send({ type: 'modal.open', name: 'signGroupDelete' });
+        }}
+      >
+        {intl.formatMessage({ id: 'connections.groups.delete' })}
+      </Button>
+    </div>
+  );
+}
+
+function GroupList({ groups, label }: { groups: SignGroupsActor; label: string }) {
+  const styles = useConnectionsStyles();
+  const entrance = useRowEntranceStyles();
+  const intl = useIntl();
+  const isMobile = useMediaQuery(MOBILE_QUERY);
+  const rows = useSelector(groups, (snapshot) => snapshot.context.groups);
+  const count = (group: SignGroup) =>
+    intl.formatMessage({ id: 'connections.groups.members' }, { count: group.members.length });
+
+  if (isMobile) {
+    return (
+      <ul className={styles.cards} aria-label={label}>
+        {rows.map((group, index) => (
+          <li key={group.id} className={mergeClasses(styles.card, entrance.enter)} style={rowDelay(index)}>
+            <div className={styles.cardText}>
+              <Text weight="semibold">{group.name}</Text>
+              <Text size={200} className={styles.muted}>
+                {count(group)}: {memberNames(group)}
+              </Text>
+            </div>
+            <GroupActions groups={groups} group={group} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <Table className={styles.table} aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>{intl.formatMessage({ id: 'connections.groups.column.name' })}</TableHeaderCell>
+          <TableHeaderCell>{intl.formatMessage({ id: 'connections.groups.column.members' })}</TableHeaderCell>
+          <TableHeaderCell style={{ width: 220 }}>
+            {intl.formatMessage({ id: 'connections.users.column.actions' })}
+          </TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((group, index) => (
+          <TableRow key={group.id} className={entrance.enter} style={rowDelay(index)}>
+            <TableCell className={styles.wrap}>{group.name}</TableCell>
+            <TableCell className={styles.wrap}>
+              {count(group)}
+              <Text size={200} className={styles.muted} block>
+                {memberNames(group)}
+              </Text>
+            </TableCell>
+            <TableCell>
+              <GroupActions groups={groups} group={group} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function GroupsBody({ groups, label }: { groups: SignGroupsActor; label: string }) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const isFailed = useSelector(groups, (snapshot) => snapshot.matches({ list: 'failed' }));
+  const isFirstLoad = useSelector(
+    groups,
+    (snapshot) => snapshot.matches({ list: 'loading' }) && snapshot.context.groups.length === 0,
+  );
+  const isEmpty = useSelector(groups, (snapshot) => snapshot.context.groups.length === 0);
+
+  if (isFirstLoad) {
+    return (
+      <div className={styles.centered}>
+        <Spinner label={intl.formatMessage({ id: 'connections.groups.loading' })} />
+      </div>
+    );
+  }
+  if (isFailed) {
+    return (
+      <MessageBar intent="error" layout="multiline" role="alert">
+        <MessageBarBody>{intl.formatMessage({ id: 'connections.groups.error' })}</MessageBarBody>
+        <MessageBarActions>
+          <Button onClick={() => groups.send({ type: 'groups.reload' })}>
+            {intl.formatMessage({ id: 'common.retry' })}
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    );
+  }
+  if (isEmpty) return <Text as="p">{intl.formatMessage({ id: 'connections.groups.empty' })}</Text>;
+  return <GroupList groups={groups} label={label} />;
+}
+
+/** Closing a sign group modal (Esc, Cancel, a save that succeeded) closes the machine's dialog too. */
+function useDialogSync(groups: SignGroupsActor) {
+  const modal = useModalActor();
+  useEffect(() => {
+    const sync = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
+      const name = snapshot.matches('open') ? snapshot.context.name : null;
+      const isGroupModal = name === 'signGroupEdit' || name === 'signGroupDelete';
+      if (!isGroupModal && !groups.getSnapshot().matches({ dialog: 'closed' })) {
+        groups.send({ type: 'dialog.close' });
+      }
+    };
+    const subscription = modal.subscribe(sync);
+    return () => subscription.unsubscribe();
+  }, [modal, groups]);
+  return modal;
+}
+
+export function SignGroupsPage({ logic }: { logic: SignGroupsLogic }) {
+  const styles = useConnectionsStyles();
+  const intl = useIntl();
+  const groups = useActorRef(logic, actorOptions({}));
+  const modal = useDialogSync(groups);
+  const title = intl.formatMessage({ id: 'connections.groups.title' });
+  usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
+
+  return (
+    <section className={styles.page} aria-labelledby="connections-heading">
+      <ConnectionsTabs selected="groups" />
+      <div className={styles.toolbar}>
+        <Button
+          appearance="primary"
+          className={styles.button}
+          icon={<Add20Regular />}
+          onClick={() => {
+            groups.send({ type: 'group.create' });
+            modal.send({ type: 'modal.open', name: 'signGroupEdit' });
+          }}
+        >
+          {intl.formatMessage({ id: 'connections.groups.create' })}
+        </Button>
+      </div>
+      <GroupsBody groups={groups} label={title} />
+      <SignGroupDialogs groups={groups} />
+    </section>
+  );
+}

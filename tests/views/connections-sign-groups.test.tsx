@@ -1,0 +1,231 @@
+import { configure, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import type { PersonProfile } from '../../machines/connections.machine';
+import { modalMachine } from '../../machines/modal.machine';
+import { samplePerson, sampleSignGroup } from '../../machines/samples';
+import {
+  signGroupsMachine,
+  type SaveSignGroupInput,
+  type SignGroup,
+  type SignGroupIdInput,
+} from '../../machines/sign-groups.machine';
+import { ModalContext } from '../../src/app/modal-context';
+import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
+import { deferred } from '../machines/support';
+import { renderView } from './render';
+
+// Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
+configure({ asyncUtilTimeout: 5_000 });
+
+const BOB = samplePerson('p-bob', { fullName: 'Bob Builder', emailAddress: 'bob@paraph.test' });
+const CAROL = samplePerson('p-carol', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test' });
+const DAN = samplePerson('p-dan', { fullName: 'Dan Brown', emailAddress: 'dan@elsewhere.test' });
+const BOARD = sampleSignGroup('g1', { name: 'Board', members: [BOB, CAROL] });
+
+let modal: Actor<typeof modalMachine>;
+
+beforeEach(() => {
+  modal = createActor(modalMachine).start();
+});
+
+afterEach(() => {
+  modal.stop();
+  window.innerWidth = 1024;
+});
+
+type Fakes = {
+  groups?: () => Promise<SignGroup[]>;
+  group?: () => Promise<SignGroup>;
+  save?: (input: SaveSignGroupInput) => Promise<void>;
+  remove?: (input: SignGroupIdInput) => Promise<void>;
+};
+
+function renderGroups(fakes: Fakes = {}) {
+  const fetchSignGroups = vi.fn(fakes.groups ?? (async () => [BOARD]));
+  const fetchSignGroup = vi.fn(fakes.group ?? (async () => BOARD));
+  const fetchMemberCandidates = vi.fn(async (): Promise<PersonProfile[]> => [BOB, CAROL, DAN]);
+  const saveSignGroup = vi.fn(fakes.save ?? (async () => {}));
+  const deleteSignGroup = vi.fn(fakes.remove ?? (async () => {}));
+  const logic = signGroupsMachine.provide({
+    actors: {
+      fetchSignGroups: fromPromise<SignGroup[]>(() => fetchSignGroups()),
+      fetchSignGroup: fromPromise<SignGroup, SignGroupIdInput>(() => fetchSignGroup()),
+      fetchMemberCandidates: fromPromise<PersonProfile[]>(() => fetchMemberCandidates()),
+      saveSignGroup: fromPromise<void, SaveSignGroupInput>(({ input }) => saveSignGroup(input)),
+      deleteSignGroup: fromPromise<void, SignGroupIdInput>(({ input }) => deleteSignGroup(input)),
+    },
+    actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
+  });
+  renderView(
+    <ModalContext.Provider value={modal}>
+      <SignGroupsPage logic={logic} />
+    </ModalContext.Provider>,
+    { path: '/connections/groups' },
+  );
+  return { user: userEvent.setup(), fetchSignGroups, saveSignGroup, deleteSignGroup };
+}
+
+describe('sign groups page', () => {
+  it('lists each group with its members, under the selected Sign groups tab', async () => {
+    renderGroups();
+    const table = await screen.findByRole('table', { name: 'Sign groups' });
+    const row = within(table).getByText('Board').closest('tr');
+    if (!row) throw new Error('no row for Board');
+    expect(within(row).getByText('2 members')).toBeTruthy();
+    expect(within(row).getByText('Bob Builder, Carol Shaw')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Sign groups' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows a spinner while loading, then the empty text', async () => {
+    const pending = deferred<SignGroup[]>();
+    renderGroups({ groups: () => pending.promise });
+    expect(screen.getByText('Loading sign groups')).toBeTruthy();
+    pending.resolve([]);
+    expect(await screen.findByText('You have no sign groups yet.')).toBeTruthy();
+  });
+
+  it('shows a data error with a retry', async () => {
+    const groups = vi
+      .fn<() => Promise<SignGroup[]>>()
+      .mockRejectedValueOnce({ code: 'internal_error', status: 500 })
+      .mockResolvedValue([BOARD]);
+    const { user } = renderGroups({ groups });
+    const alert = await screen.findByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('table', { name: 'Sign groups' })).toBeTruthy();
+  });
+
+  it('stacks groups as cards with reachable buttons on a phone', async () => {
+    window.innerWidth = 375;
+    renderGroups();
+    const list = await screen.findByRole('list', { name: 'Sign groups' });
+    expect(within(list).getByRole('button', { name: 'Edit Board' })).toBeTruthy();
+    expect(within(list).getByRole('button', { name: 'Delete Board' })).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('sign group editor', () => {
+  async function openCreate() {
+    const rendered = renderGroups();
+    await screen.findByRole('table', { name: 'Sign groups' });
+    await rendered.user.click(screen.getByRole('button', { name: 'Create a group' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('textbox', { name: /Group name/ });
+    return { ...rendered, dialog };
+  }
+
+  it('keeps Create disabled without a name or members, with the validation messages', async () => {
+    const { user, dialog } = await openCreate();
+    const create = () => within(dialog).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
+    expect(create().disabled).toBe(true);
+
+    const name = within(dialog).getByRole('textbox', { name: /Group name/ });
+    await user.type(name, 'x');
+    await user.clear(name);
+    expect(within(dialog).getByText('You must provide a group name.')).toBeTruthy();
+    await user.type(name, 'Board 2');
+    expect(create().disabled).toBe(true);
+
+    const search = within(dialog).getByRole('searchbox', { name: 'Add members' });
+    await user.type(search, 'car');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Carol Shaw' }));
+    expect(create().disabled).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove Carol Shaw' }));
+    expect(within(dialog).getByText('You must add at least one user to the group.')).toBeTruthy();
+    expect(create().disabled).toBe(true);
+  });
+
+  it('searches the connections locally from 3 characters and says when none matches', async () => {
+    const { user, dialog } = await openCreate();
+    const search = within(dialog).getByRole('searchbox', { name: 'Add members' });
+    await user.type(search, 'DA');
+    expect(within(dialog).queryByRole('list', { name: 'Matching connections' })).toBeNull();
+    await user.type(search, 'N');
+    const results = within(dialog).getByRole('list', { name: 'Matching connections' });
+    expect(within(results).getByText('Dan Brown')).toBeTruthy();
+    await user.clear(search);
+    await user.type(search, 'zzz');
+    expect(within(dialog).getByText('No connection found.')).toBeTruthy();
+  });
+
+  it('keeps a member list 140 px high that scrolls', async () => {
+    const { dialog } = await openCreate();
+    const members = within(dialog).getByTestId('sign-group-members');
+    const style = window.getComputedStyle(members);
+    expect(style.height).toBe('140px');
+    expect(style.overflowY).toBe('auto');
+  });
+
+  it('names a member who is no longer a connection and keeps what was typed', async () => {
+    const saved = vi.fn(async (_input: SaveSignGroupInput) => {
+      throw { code: 'not_a_connection', status: 422, blockedIds: ['p-dan'] };
+    });
+    const rendered = renderGroups({ save: saved });
+    await screen.findByRole('table', { name: 'Sign groups' });
+    const { user } = rendered;
+    await user.click(screen.getByRole('button', { name: 'Create a group' }));
+    const dialog = await screen.findByRole('dialog');
+    const name = await within(dialog).findByRole('textbox', { name: /Group name/ });
+    await user.type(name, 'Board 2');
+    const search = within(dialog).getByRole('searchbox', { name: 'Add members' });
+    await user.type(search, 'dan');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Dan Brown' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Dan Brown is no longer one of your connections.');
+    expect((name as HTMLInputElement).value).toBe('Board 2');
+    expect(saved).toHaveBeenCalledWith({ groupId: null, name: 'Board 2', memberIds: ['p-dan'] });
+  });
+
+  it('says the group could not be loaded for editing', async () => {
+    const rendered = renderGroups({
+      group: async () => {
+        throw { code: 'not_found', status: 404 };
+      },
+    });
+    await screen.findByRole('table', { name: 'Sign groups' });
+    await rendered.user.click(screen.getByRole('button', { name: 'Edit Board' }));
+    const dialog = await screen.findByRole('dialog');
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(
+      'The sign group could not be loaded.',
+    );
+  });
+
+  it('edits a group and saves it, closing the dialog', async () => {
+    const { user, saveSignGroup } = renderGroups();
+    await screen.findByRole('table', { name: 'Sign groups' });
+    await user.click(screen.getByRole('button', { name: 'Edit Board' }));
+    const dialog = await screen.findByRole('dialog');
+    const name = await within(dialog).findByRole('textbox', { name: /Group name/ });
+    expect((name as HTMLInputElement).value).toBe('Board');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove Bob Builder' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(saveSignGroup).toHaveBeenCalledWith({ groupId: 'g1', name: 'Board', memberIds: ['p-carol'] });
+    await vi.waitFor(() => expect(modal.getSnapshot().matches('closed')).toBe(true));
+  });
+});
+
+describe('sign group deletion', () => {
+  it('shows the deletion error banner and deletes on retry', async () => {
+    const remove = vi
+      .fn<(input: SignGroupIdInput) => Promise<void>>()
+      .mockRejectedValueOnce({ code: 'internal_error', status: 500 })
+      .mockResolvedValue(undefined);
+    const { user } = renderGroups({ remove });
+    await screen.findByRole('table', { name: 'Sign groups' });
+    await user.click(screen.getByRole('button', { name: 'Delete Board' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Delete the sign group Board\?/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(
+      'An error has occurred while trying to delete the sign group.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(remove).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(modal.getSnapshot().matches('closed')).toBe(true));
+  });
+});
