@@ -3,9 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-// Beside the run's own results, so two checkouts testing at once never share it.
-const STATE_FILE = path.resolve('test-results/.e2e-server.json');
+import { STATE_FILE } from './server-state.ts';
 
 export default async function globalSetup(): Promise<void> {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { STATE_FILE } from './server-state.ts';
 
 export default async function globalTeardown(): Promise<void> {
-  const stateFile = path.resolve('test-results/.e2e-server.json');
+  const stateFile = STATE_FILE;
   const { pid, dataDir } = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
   try {
     process.kill(pid, 'SIGTERM');

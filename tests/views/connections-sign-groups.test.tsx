@@ -14,7 +14,7 @@ import {
 import { ModalContext } from '../../src/app/modal-context';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { deferred } from '../machines/support';
-import { renderView } from './render';
+import { renderView, findOpenDialog } from './render';
 
 // Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
 configure({ asyncUtilTimeout: 5_000 });
@@ -112,7 +112,7 @@ describe('sign group editor', () => {
     const rendered = renderGroups();
     await screen.findByRole('table', { name: 'Sign groups' });
     await rendered.user.click(screen.getByRole('button', { name: 'Create a group' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     await within(dialog).findByRole('textbox', { name: /Group name/ });
     return { ...rendered, dialog };
   }
@@ -167,7 +167,7 @@ describe('sign group editor', () => {
     await screen.findByRole('table', { name: 'Sign groups' });
     const { user } = rendered;
     await user.click(screen.getByRole('button', { name: 'Create a group' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     const name = await within(dialog).findByRole('textbox', { name: /Group name/ });
     await user.type(name, 'Board 2');
     const search = within(dialog).getByRole('searchbox', { name: 'Add members' });
@@ -189,7 +189,7 @@ describe('sign group editor', () => {
     });
     await screen.findByRole('table', { name: 'Sign groups' });
     await rendered.user.click(screen.getByRole('button', { name: 'Edit Board' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     expect((await within(dialog).findByRole('alert')).textContent).toContain(
       'The sign group could not be loaded.',
     );
@@ -199,7 +199,7 @@ describe('sign group editor', () => {
     const { user, saveSignGroup } = renderGroups();
     await screen.findByRole('table', { name: 'Sign groups' });
     await user.click(screen.getByRole('button', { name: 'Edit Board' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     const name = await within(dialog).findByRole('textbox', { name: /Group name/ });
     expect((name as HTMLInputElement).value).toBe('Board');
     await user.click(within(dialog).getByRole('button', { name: 'Remove Bob Builder' }));
@@ -218,7 +218,7 @@ describe('sign group deletion', () => {
     const { user } = renderGroups({ remove });
     await screen.findByRole('table', { name: 'Sign groups' });
     await user.click(screen.getByRole('button', { name: 'Delete Board' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     expect(within(dialog).getByText(/Delete the sign group Board\?/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain(

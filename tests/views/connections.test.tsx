@@ -16,7 +16,7 @@ import { sampleConnection, samplePerson, sampleRequest } from '../../machines/sa
 import { ModalContext } from '../../src/app/modal-context';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
 import { deferred } from '../machines/support';
-import { renderView } from './render';
+import { renderView, findOpenDialog } from './render';
 
 // Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
 configure({ asyncUtilTimeout: 5_000 });
@@ -243,7 +243,7 @@ describe('connections page: requests', () => {
     renderPage(<ConnectionsPage logic={logic} />);
 
     await user.click(await screen.findByRole('button', { name: 'Remove Carol Shaw' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     expect(within(dialog).getByText(/Remove Carol Shaw from your connections\?/)).toBeTruthy();
     expect(removeConnection).not.toHaveBeenCalled();
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
@@ -258,7 +258,7 @@ describe('connections page: add by e-mail', () => {
     renderPage(<ConnectionsPage logic={page.logic} />);
     await screen.findByRole('table', { name: 'Connections' });
     await user.click(screen.getByRole('button', { name: 'Add a connection' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findOpenDialog();
     const input = within(dialog).getByRole('searchbox', { name: 'E-mail address or name' });
     return { ...page, user, dialog, input };
   }

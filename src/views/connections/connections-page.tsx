@@ -347,6 +347,8 @@ function ConnectionsBody({ connections, label }: { connections: ConnectionsActor
   return (
     <>
       <RequestList connections={connections} />
+      {/* Without a heading of its own the list reads as more requests when some are shown above it. */}
+      <Title3 as="h2">{intl.formatMessage({ id: 'connections.users.listTitle' })}</Title3>
       {hasNoConnections ? (
         <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>
       ) : (
