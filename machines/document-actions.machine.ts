@@ -5,7 +5,7 @@
 // A download of signed documents only starts at once; a mixed selection is confirmed first.
 import { assign, fromPromise, setup } from 'xstate';
 import { isActionAllowed, isSigned, type DocumentAction } from './document-actions-rules';
-import { toErrorCode, type DocumentResource } from './types';
+import { toApiFailure, type DocumentResource } from './types';
 
 export type ActionRequest = { action: DocumentAction; documents: DocumentResource[] };
 
@@ -14,6 +14,8 @@ export type DocumentActionsContext = {
   documents: DocumentResource[];
   reason: string;
   errorCode: string | null;
+  // The documents the server named as having stopped a bulk action (they changed meanwhile).
+  blockedIds: string[];
 };
 
 export type DocumentActionsEvent =
@@ -34,6 +36,8 @@ export const ACTION_SETTLE_MS = 1_000;
 export const STALE_DOCUMENT_CODES: readonly string[] = [
   'not_found',
   'action_not_allowed',
+  // A bulk archive or delete that one selected document no longer allows (server: 409 with blockedIds).
+  'bulk_blocked',
   'document_already_signed',
 ];
 
@@ -42,7 +46,10 @@ const requestOfEvent = ({ event }: { event: ActionRequest }) => ({
   documents: event.documents,
 });
 const reasonOfEvent = ({ event }: { event: { reason: string } }) => ({ reason: event.reason });
-const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
+const failureOfError = ({ event }: { event: { error: unknown } }) => {
+  const failure = toApiFailure(event.error);
+  return { code: failure.code, blockedIds: failure.blockedIds ?? [] };
+};
 
 type Args = { context: DocumentActionsContext };
 
@@ -110,16 +117,17 @@ const REASON = [
 ] as const;
 
 // Every call ends the same way: a success refreshes the list and the sidebar counters, then settles; a
-// document that changed meanwhile refreshes the list too, so the user sees why the action failed.
+// document that changed meanwhile refreshes the list too, so the user sees why the action failed, and
+// the action cannot be tried again on what the dialog still shows (it would fail the same way).
 const OUTCOME = {
   onDone: { target: '#documentActions.settling', actions: ['refreshList', 'refreshProfile'] },
   onError: [
     {
-      guard: { type: 'isStaleDocument', params: codeOfError },
-      target: '#documentActions.failed',
-      actions: [{ type: 'rememberError', params: codeOfError }, 'refreshList'],
+      guard: { type: 'isStaleDocument', params: failureOfError },
+      target: '#documentActions.stale',
+      actions: [{ type: 'rememberError', params: failureOfError }, 'refreshList'],
     },
-    { target: '#documentActions.failed', actions: { type: 'rememberError', params: codeOfError } },
+    { target: '#documentActions.failed', actions: { type: 'rememberError', params: failureOfError } },
   ],
 } as const;
 
@@ -168,11 +176,15 @@ export const documentActionsMachine = setup({
       documents: params.documents,
       reason: '',
       errorCode: null,
+      blockedIds: [],
     })),
     keepReason: assign((_, params: { reason: string }) => ({ reason: params.reason })),
-    rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
-    clearError: assign({ errorCode: null }),
-    forget: assign({ action: null, documents: [], reason: '', errorCode: null }),
+    rememberError: assign((_, params: { code: string; blockedIds: string[] }) => ({
+      errorCode: params.code,
+      blockedIds: params.blockedIds,
+    })),
+    clearError: assign({ errorCode: null, blockedIds: [] }),
+    forget: assign({ action: null, documents: [], reason: '', errorCode: null, blockedIds: [] }),
   },
   guards: {
     isAllowed: (_, params: ActionRequest) => isActionAllowed(params.action, params.documents),
@@ -193,7 +205,7 @@ export const documentActionsMachine = setup({
   delays: { ACTION_SETTLE: ACTION_SETTLE_MS },
 }).createMachine({
   id: 'documentActions',
-  context: { action: null, documents: [], reason: '', errorCode: null },
+  context: { action: null, documents: [], reason: '', errorCode: null, blockedIds: [] },
   initial: 'idle',
   states: {
     idle: { on: { 'action.request': REQUEST } },
@@ -256,6 +268,15 @@ export const documentActionsMachine = setup({
         'action.dismiss': { target: 'idle', actions: 'forget' },
       },
     },
+    // The document (or one of a selection) changed meanwhile: the message stays until the dialog closes
+    // or another action is asked for; nothing is retried.
+    stale: {
+      tags: ['error'],
+      on: {
+        'action.request': REQUEST,
+        'action.dismiss': { target: 'idle', actions: 'forget' },
+      },
+    },
     downloading: {
       tags: ['busy'],
       invoke: {
@@ -266,7 +287,7 @@ export const documentActionsMachine = setup({
         // Spec 000 §8: a download failure is only logged.
         onError: {
           target: 'idle',
-          actions: [{ type: 'logDownloadFailure', params: codeOfError }, 'closeModal', 'forget'],
+          actions: [{ type: 'logDownloadFailure', params: failureOfError }, 'closeModal', 'forget'],
         },
       },
     },

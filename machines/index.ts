@@ -308,6 +308,7 @@ export const DOCUMENT_ACTIONS_EVENTS = [
   failed('archiveDocument', SERVER_ERROR),
   done('archiveDocuments', undefined),
   failed('archiveDocuments', { code: 'action_not_allowed', status: 409 }),
+  failed('archiveDocuments', { code: 'bulk_blocked', status: 409, blockedIds: [SIGNED.id] }),
   failed('archiveDocuments', OFFLINE),
   done('deleteDocument', undefined),
   failed('deleteDocument', { code: 'not_found', status: 404 }),

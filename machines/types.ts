@@ -7,20 +7,24 @@ type Schemas = components['schemas'];
 type ContractDocumentAttributes = Schemas['DocumentAttributes'];
 
 /** What every actor rejects with: a stable code, never text (views turn codes into messages). */
-export type ApiFailure = Pick<Schemas['Error'], 'code' | 'field'> & { status?: number };
+export type ApiFailure = Pick<Schemas['Error'], 'code' | 'field' | 'blockedIds'> & { status?: number };
 
-// Hand-written rather than a schema: three fields do not justify shipping a validator on the first
+// Hand-written rather than a schema: four fields do not justify shipping a validator on the first
 // screen's path (the [1/6] bundle budget).
 function readApiFailure(error: unknown): ApiFailure | null {
   if (typeof error !== 'object' || error === null || Array.isArray(error)) return null;
-  const { code, status, field } = error as Record<string, unknown>;
+  const { code, status, field, blockedIds } = error as Record<string, unknown>;
   if (typeof code !== 'string' || code.length === 0) return null;
   if (status !== undefined && !Number.isSafeInteger(status)) return null;
   if (field !== undefined && typeof field !== 'string') return null;
+  const ids = Array.isArray(blockedIds)
+    ? blockedIds.filter((id): id is string => typeof id === 'string')
+    : undefined;
   return {
     code,
     ...(typeof status === 'number' ? { status } : {}),
     ...(field !== undefined ? { field } : {}),
+    ...(ids !== undefined ? { blockedIds: ids } : {}),
   };
 }
 

@@ -11,10 +11,6 @@ async function personIn(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
-function connectionsBadge(page: Page) {
-  return page.getByRole('navigation').getByText(/^\d+$/);
-}
-
 async function api(page: Page, method: 'GET' | 'DELETE', path: string): Promise<unknown> {
   const token = await accessToken(page);
   if (!token) throw new Error('no token after sign-in');

@@ -106,18 +106,38 @@ describe('document-actions', () => {
     expect(actor.getSnapshot().value).toBe('idle');
   });
 
-  it('keeps a failure code, refreshes the list when the document changed, and retries', async () => {
+  it('refreshes the list when a document changed meanwhile, names what blocked it, and does not retry', async () => {
     const { actor, calls, effects } = start();
     actor.send({ type: 'action.request', action: 'archive', documents: [PLAIN, SIGNED] });
     actor.send({ type: 'action.confirm' });
-    calls.archiveDocuments.last().result.reject({ code: 'action_not_allowed', status: 409 });
+    calls.archiveDocuments
+      .last()
+      .result.reject({ code: 'bulk_blocked', status: 409, blockedIds: ['d2', 42] });
     await flush();
-    expect(actor.getSnapshot().matches('failed')).toBe(true);
+    expect(actor.getSnapshot().matches('stale')).toBe(true);
     expect(actor.getSnapshot().hasTag('error')).toBe(true);
-    expect(actor.getSnapshot().context.errorCode).toBe('action_not_allowed');
+    expect(actor.getSnapshot().context.errorCode).toBe('bulk_blocked');
+    expect(actor.getSnapshot().context.blockedIds).toEqual(['d2']);
     expect(effects.refreshList).toHaveBeenCalledTimes(1);
     expect(effects.refreshProfile).not.toHaveBeenCalled();
 
+    // The selection on screen is stale: confirming again would fail the same way.
+    expect(actor.getSnapshot().can({ type: 'action.confirm' })).toBe(false);
+    actor.send({ type: 'action.confirm' });
+    expect(calls.archiveDocuments.calls).toHaveLength(1);
+    actor.send({ type: 'action.dismiss' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.blockedIds).toEqual([]);
+  });
+
+  it('keeps a failure code and retries after an ordinary failure', async () => {
+    const { actor, calls } = start();
+    actor.send({ type: 'action.request', action: 'archive', documents: [PLAIN, SIGNED] });
+    actor.send({ type: 'action.confirm' });
+    calls.archiveDocuments.last().result.reject({ code: 'server', status: 500 });
+    await flush();
+    expect(actor.getSnapshot().matches('failed')).toBe(true);
+    expect(actor.getSnapshot().context.errorCode).toBe('server');
     actor.send({ type: 'action.confirm' });
     expect(calls.archiveDocuments.calls).toHaveLength(2);
     expect(actor.getSnapshot().context.errorCode).toBeNull();
@@ -176,7 +196,7 @@ describe('document-actions', () => {
     expect(calls.downloadDocuments.last().input).toEqual({ documentIds: ['d2'] });
     calls.downloadDocuments.last().result.reject({ code: 'not_found', status: 404 });
     await flush();
-    expect(effects.logDownloadFailure).toHaveBeenCalledWith({ code: 'not_found' });
+    expect(effects.logDownloadFailure).toHaveBeenCalledWith({ code: 'not_found', blockedIds: [] });
     expect(actor.getSnapshot().value).toBe('idle');
     expect(effects.refreshList).not.toHaveBeenCalled();
   });

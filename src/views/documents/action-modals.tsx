@@ -36,6 +36,8 @@ import {
   type documentActionsMachine,
 } from '../../../machines/document-actions.machine';
 import type { ModalProps } from '../../../machines/modal.machine';
+import type { DocumentResource } from '../../../machines/types';
+import { truncateName } from '../format';
 import { actorOptions } from '../../app/inspect';
 import { useModalActor } from '../../app/modal-context';
 import type { MessageId } from '../../i18n/messages';
@@ -104,6 +106,19 @@ export function actionErrorText(
   }
   if (STALE_DOCUMENT_CODES.includes(code)) return intl.formatMessage({ id: 'documents.actions.changed' });
   return intl.formatMessage({ id: ERRORS[action] }, { count });
+}
+
+/** A selection that changed meanwhile: which of its documents stopped the action, when the server said. */
+function staleText(intl: IntlShape, documents: DocumentResource[], blockedIds: string[]): string {
+  const blocked = documents.filter((document) => blockedIds.includes(document.id));
+  if (documents.length < 2 || blocked.length === 0) {
+    return intl.formatMessage({ id: 'documents.actions.changed' });
+  }
+  const names = intl.formatList(
+    blocked.map((document) => `“${truncateName(document.attributes.originalFilename)}”`),
+    { type: 'conjunction' },
+  );
+  return intl.formatMessage({ id: 'documents.actions.changed.named' }, { names, count: blocked.length });
 }
 
 const useStyles = makeStyles({
@@ -179,6 +194,8 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
   const isDownloading = useSelector(actions, (snapshot) => snapshot.matches('downloading'));
   const isReasonInvalid = useSelector(actions, (snapshot) => snapshot.matches({ confirming: 'invalid' }));
   const isFailed = useSelector(actions, (snapshot) => snapshot.matches('failed'));
+  const isStale = useSelector(actions, (snapshot) => snapshot.matches('stale'));
+  const blockedIds = useSelector(actions, (snapshot) => snapshot.context.blockedIds);
   const canConfirm = useSelector(actions, (snapshot) => snapshot.can({ type: 'action.confirm' }));
   if (!action) return null;
   const count = documents.length;
@@ -228,6 +245,15 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
             <MessageBarBody>{actionErrorText(intl, action, errorCode, count)}</MessageBarBody>
           </MessageBar>
         )}
+        {isStale && errorCode && (
+          <MessageBar intent="warning" role="alert">
+            <MessageBarBody>
+              {errorCode === 'document_already_signed'
+                ? actionErrorText(intl, action, errorCode, count)
+                : staleText(intl, documents, blockedIds)}
+            </MessageBarBody>
+          </MessageBar>
+        )}
       </DialogContent>
       <DialogActions>
         <Button
@@ -250,7 +276,12 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
         </Button>
         <Button className={styles.button} onClick={close}>
           {intl.formatMessage({
-            id: action === 'cancelSignFlow' ? 'documents.cancelSignFlow.keep' : 'common.cancel',
+            // Once the document changed meanwhile there is nothing left to cancel: the dialog just closes.
+            id: isStale
+              ? 'common.close'
+              : action === 'cancelSignFlow'
+                ? 'documents.cancelSignFlow.keep'
+                : 'common.cancel',
           })}
         </Button>
       </DialogActions>
