@@ -59,6 +59,29 @@ describe('documents list', () => {
     expect(document.title).toBe('All documents · Paraph');
   });
 
+  it('moves the uploaded date and the owner under the name on tablets (768-959 px)', async () => {
+    const width = window.innerWidth;
+    window.innerWidth = 800;
+    try {
+      const { logic } = listWith(async () => FIRST_OF_TWO);
+      renderView(<DocumentList logic={logic} category="active" />);
+      const grid = await screen.findByRole('grid', { name: 'Documents' });
+      const headers = within(grid)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent);
+      expect(headers).toContain('Status');
+      expect(headers).not.toContain('Owner');
+      expect(headers).not.toContain('Uploaded');
+      const nameCell = screen.getByText('Supplier contract.pdf').closest('td');
+      expect(nameCell?.textContent).toMatch(
+        /^Supplier contract\.pdf[A-Z][a-z]{2} \d{1,2} \d{4}, \d{2}:\d{2} · Bob Builder$/,
+      );
+      expect(screen.queryByRole('checkbox', { name: /select all/i })).toBeNull();
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+
   it('cuts names over 100 characters and keeps the full name in the title', async () => {
     const { logic } = listWith(async () => FIRST_OF_TWO);
     renderView(<DocumentList logic={logic} category="active" />);

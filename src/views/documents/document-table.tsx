@@ -35,6 +35,14 @@ const useStyles = makeStyles({
   },
   // break-word, not anywhere: 'anywhere' lets the column shrink to one character per line.
   wrap: { overflowWrap: 'break-word' },
+  // A date breaks only at its comma ("Nov 21 2026," / "06:56"), never word by word.
+  date: { minWidth: '7.5em' },
+  secondary: {
+    display: 'block',
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase200,
+  },
 });
 
 /**
@@ -70,6 +78,9 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
   const statusText = useStatusText();
   const documents = useSelector(list, (snapshot) => snapshot.context.documents);
   const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
+  // Spec 000 §2: the full table is from 960 px. On tablets the uploaded date and the owner move under the
+  // name, so that beside the 280 px details panel no column is squeezed to a word per line.
+  const isCompact = !showSelectAll;
   // The optional column needs the full table's width (960 px and up).
   const showAutodelete =
     useSelector(list, (snapshot) => snapshot.context.meta?.showAutodeleteDate ?? false) && showSelectAll;
@@ -102,11 +113,15 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
             {intl.formatMessage({ id: 'documents.column.name' })}
           </TableHeaderCell>
           <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.status' })}</TableHeaderCell>
-          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.uploaded' })}</TableHeaderCell>
+          {!isCompact && (
+            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.uploaded' })}</TableHeaderCell>
+          )}
           {showAutodelete && (
             <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.autodeletion' })}</TableHeaderCell>
           )}
-          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
+          {!isCompact && (
+            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
+          )}
           <TableHeaderCell
             className={styles.actionsColumn}
             aria-label={intl.formatMessage({ id: 'documents.actions.column' })}
@@ -153,15 +168,22 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
               />
               <TableCell className={styles.wrap}>
                 <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
+                {isCompact && (
+                  <span className={styles.secondary}>
+                    {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
+                  </span>
+                )}
               </TableCell>
               <TableCell className={styles.wrap}>{statusText(attributes)}</TableCell>
-              <TableCell>{formatDateTime(intl, attributes.createdAt)}</TableCell>
+              {!isCompact && (
+                <TableCell className={styles.date}>{formatDateTime(intl, attributes.createdAt)}</TableCell>
+              )}
               {showAutodelete && (
                 <TableCell>
                   {attributes.autodeletionAt ? formatDateTime(intl, attributes.autodeletionAt) : ''}
                 </TableCell>
               )}
-              <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>
+              {!isCompact && <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>}
               <TableCell onClick={(event) => event.stopPropagation()}>
                 <RowActions document={document} />
               </TableCell>
