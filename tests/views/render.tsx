@@ -1,7 +1,7 @@
 // Renders a view the way the app does (theme, English catalog, a router) without the session.
 import type { ReactElement, ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
-import { render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -33,13 +33,21 @@ export function renderView(
 }
 
 /**
- * The open dialog, once Fluent's focus manager has made it the active modal. Until focus is inside, the
- * manager may still mark the dialog aria-hidden for a moment (it updates on timers), and queries
- * within it would find nothing on a busy machine.
+ * The open dialog, once Fluent's focus manager (tabster) has made it the active modal: focus is inside
+ * and the dialog is not aria-hidden. In jsdom on a busy machine the manager can handle the opening
+ * click's focus after the dialog's own, and then hides the dialog as if focus had left it; a browser
+ * does not (the Chromium journeys check the same dialogs by role). Focusing the dialog's first field
+ * again, as Fluent does on opening, gives the manager the event it missed.
  */
 export async function findOpenDialog(name?: string): Promise<HTMLElement> {
-  const dialog = await screen.findByRole('dialog', name === undefined ? {} : { name });
+  const dialog = await screen.findByRole('dialog', { hidden: true, ...(name === undefined ? {} : { name }) });
   await waitFor(() => {
+    if (dialog.getAttribute('aria-hidden') === 'true' || !dialog.contains(document.activeElement)) {
+      const first = dialog.querySelector<HTMLElement>(
+        'input, textarea, select, button, [tabindex="0"]:not([data-tabster-dummy])',
+      );
+      act(() => first?.focus());
+    }
     expect(dialog.contains(document.activeElement)).toBe(true);
     expect(dialog.getAttribute('aria-hidden')).toBeNull();
   });

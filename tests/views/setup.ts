@@ -1,10 +1,20 @@
 // jsdom lacks a few browser APIs Fluent UI and the views use. The stand-ins below behave like a
 // 1024 px wide desktop screen with a mouse, which is what most view tests describe.
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import { forceCleanup, getTabster } from 'tabster';
 import { afterEach } from 'vitest';
+
+// The default 1 s for findBy* and waitFor is too short when CI shares the machine with other work;
+// a passing wait returns as soon as it passes, so only failures get slower.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
+  // Fluent's focus manager lives on the window for the whole file and keeps the modal (dialog) that
+  // was active when the test's DOM was removed; the next test's dialog then stays aria-hidden behind it.
+  // Its documented reset for "the application DOM is gone" clears that.
+  const tabster = getTabster(window);
+  if (tabster) forceCleanup(tabster);
   window.localStorage.clear();
 });
 
