@@ -1,4 +1,4 @@
-// `npm run bench [bundle|api|upload|list|viewer ...]`: runs the benchmarks one after the other (all of
+// `npm run bench [bundle|api|upload|list|viewer|concurrency ...]`: runs the benchmarks one after the other (all of
 // them when none is named), prints their tables and writes test-results/bench.json; a benchmark run alone
 // replaces its own entry there and keeps the others. Exits non-zero when a benchmark breaks a rule (pdfjs
 // or Konva on the list's path) or cannot run; a budget missed is printed with its ratio: a number to look
@@ -8,13 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiBench } from './api.ts';
 import { bundleBench } from './bundle.ts';
+import { concurrencyBench } from './concurrency.ts';
 import { listPagingBench } from './list-paging.ts';
 import { formatTable, type Bench, type BenchResult } from './report.ts';
 import { ROOT_DIR } from './server-process.ts';
 import { uploadBench } from './upload.ts';
 import { viewerBench } from './viewer.ts';
 
-const BENCHES: Bench[] = [bundleBench, apiBench, uploadBench, listPagingBench, viewerBench];
+const BENCHES: Bench[] = [bundleBench, apiBench, uploadBench, listPagingBench, viewerBench, concurrencyBench];
 const OUTPUT = path.join(ROOT_DIR, 'test-results', 'bench.json');
 
 function selected(names: string[]): Bench[] {

@@ -7,6 +7,16 @@ import type { AnyStateMachine, EventObject } from 'xstate';
 import { connectionsMachine, type ConnectionsEvent } from './connections.machine';
 import { signGroupsMachine, type SignGroupsEvent } from './sign-groups.machine';
 import {
+  participantSearchMachine,
+  type ParticipantSearchEvent,
+  type ParticipantSearchInput,
+} from './participant-search.machine';
+import {
+  signFlowFormMachine,
+  type SignFlowFormEvent,
+  type SignFlowFormInput,
+} from './sign-flow-form.machine';
+import {
   documentActionsMachine,
   type ActionRequest,
   type DocumentActionsEvent,
@@ -19,6 +29,7 @@ import {
 } from './document-details.machine';
 import { documentMachine, type DocumentEvent, type DocumentInput } from './document.machine';
 import { downloadMachine, type DownloadInput } from './download.machine';
+import { documentLifecycleMachine, type LifecycleEvent } from './document-lifecycle.machine';
 import { modalMachine, type ModalEvent } from './modal.machine';
 import {
   SAMPLE_PROFILE,
@@ -32,6 +43,8 @@ import {
   samplePerson,
   sampleRequest,
   sampleSignGroup,
+  sampleSignFlowFormData,
+  SAMPLE_EXISTING_FLOW,
 } from './samples';
 import { sessionMachine, type SessionEvent, type SessionInput } from './session.machine';
 import { uploadMachine, type UploadEvent } from './upload.machine';
@@ -333,6 +346,125 @@ export const DOCUMENT_ACTIONS_EVENTS = [
   after('ACTION_SETTLE', 'documentActions.settling'),
 ] as const satisfies readonly (DocumentActionsEvent | InternalEvent)[];
 
+const ORDERED_FLOW = { type: 'ordered', minimumRequiredSigns: 0 } as const;
+const REVIEWED_MEMBERS = [
+  { id: 'r1', role: 'reviewer', position: 1 },
+  { id: 'r2', role: 'reviewer', position: 2 },
+  { id: 's1', role: 'signatory', position: 3 },
+  { id: 's2', role: 'signatory', position: 4 },
+] as const;
+const SIGNATORY_MEMBERS = [
+  { id: 's1', role: 'signatory', position: 1 },
+  { id: 's2', role: 'signatory', position: 2 },
+] as const;
+
+// Two flows (ordered with two reviewers; standard, one signature of two) and the edits each allows.
+export const DOCUMENT_LIFECYCLE_EVENTS = [
+  { type: 'flow.start', flow: ORDERED_FLOW, participants: [...REVIEWED_MEMBERS] },
+  {
+    type: 'flow.start',
+    flow: { type: 'standard', minimumRequiredSigns: 1 },
+    participants: [...SIGNATORY_MEMBERS],
+  },
+  { type: 'flow.edit', flow: ORDERED_FLOW, participants: [...REVIEWED_MEMBERS] },
+  {
+    type: 'flow.edit',
+    flow: ORDERED_FLOW,
+    participants: REVIEWED_MEMBERS.filter((member) => member.id !== 'r2'),
+  },
+  {
+    type: 'flow.edit',
+    flow: { type: 'standard', minimumRequiredSigns: 0 },
+    participants: [...SIGNATORY_MEMBERS],
+  },
+  { type: 'review.approve', participantId: 'r1' },
+  { type: 'review.approve', participantId: 'r2' },
+  { type: 'review.reject', participantId: 'r1' },
+  { type: 'sign.begin', participantId: 's1' },
+  { type: 'sign.begin', participantId: 's2' },
+  { type: 'sign.abort', participantId: 's1' },
+  { type: 'sign.complete', participantId: 's1' },
+  { type: 'sign.complete', participantId: 's2' },
+  { type: 'flow.refuse', participantId: 's2' },
+  { type: 'flow.cancel' },
+  { type: 'flow.fail' },
+] as const satisfies readonly LifecycleEvent[];
+
+const BOB_PERSON = { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder' };
+const CAROL_PERSON = { emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw' };
+const NEW_FLOW_DATA = sampleSignFlowFormData();
+const EDIT_FLOW_DATA = sampleSignFlowFormData({
+  document: sampleDocument('d1', {
+    state: 'in_review',
+    isSignFlow: true,
+    currentUserCanCreateSignFlow: false,
+    currentUserCanEditSignFlow: true,
+  }),
+  flow: SAMPLE_EXISTING_FLOW,
+});
+
+export const SIGN_FLOW_FORM_EVENTS = [
+  { type: 'participants.add', role: 'signatory', people: [BOB_PERSON, CAROL_PERSON] },
+  {
+    type: 'participants.add',
+    role: 'reviewer',
+    people: [{ emailAddress: 'dan@paraph.test', fullName: null }],
+  },
+  { type: 'participant.remove', role: 'signatory', emailAddress: 'carol@paraph.test' },
+  { type: 'participant.remove', role: 'reviewer', emailAddress: 'dan@paraph.test' },
+  { type: 'signatory.move', emailAddress: 'carol@paraph.test', toIndex: 0 },
+  { type: 'ordered.changed', isOrdered: true },
+  { type: 'ordered.changed', isOrdered: false },
+  { type: 'minimum.toggled', isOn: true },
+  { type: 'minimum.toggled', isOn: false },
+  { type: 'minimum.changed', text: '1' },
+  { type: 'mode.changed', mode: 'page' },
+  { type: 'pagePosition.changed', position: 'after' },
+  { type: 'afterPage.changed', text: '2' },
+  { type: 'comment.changed', comment: 'Please sign before Friday.' },
+  {
+    type: 'placements.saved',
+    placements: [{ emailAddress: 'carol@paraph.test', pageNumber: 2, left: 0.5, top: 0.5 }],
+  },
+  { type: 'form.submit' },
+  { type: 'form.cancel' },
+  { type: 'form.back' },
+  done('loadSignFlowForm', NEW_FLOW_DATA),
+  done('loadSignFlowForm', EDIT_FLOW_DATA),
+  failed('loadSignFlowForm', OFFLINE),
+  done('saveSignFlow', undefined),
+  failed('saveSignFlow', SERVER_ERROR),
+] as const satisfies readonly (SignFlowFormEvent | InternalEvent)[];
+
+export const SIGN_FLOW_FORM_INPUTS = [
+  { documentId: 'd1', mode: 'new' },
+  { documentId: 'd1', mode: 'edit' },
+] as const satisfies readonly SignFlowFormInput[];
+
+const SEARCH_SOURCES = {
+  self: { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace' },
+  connections: [BOB_PERSON, CAROL_PERSON],
+  groups: [{ id: 'g1', name: 'Board', members: [BOB_PERSON, CAROL_PERSON] }],
+  reviewers: [],
+  signatories: [],
+  canChangeReviewers: true,
+};
+
+export const PARTICIPANT_SEARCH_EVENTS = [
+  { type: 'query.changed', query: 'bo' },
+  { type: 'query.changed', query: 'boa' },
+  { type: 'role.changed', role: 'reviewer' },
+  { type: 'sources.changed', sources: { ...SEARCH_SOURCES, signatories: [BOB_PERSON] } },
+  { type: 'highlight.next' },
+  { type: 'highlight.previous' },
+  { type: 'suggestion.pick' },
+  { type: 'search.dismiss' },
+] as const satisfies readonly ParticipantSearchEvent[];
+
+export const PARTICIPANT_SEARCH_INPUTS = [
+  { sources: SEARCH_SOURCES },
+] as const satisfies readonly ParticipantSearchInput[];
+
 export const MACHINES = {
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
   modal: { machine: modalMachine, events: MODAL_EVENTS },
@@ -352,6 +484,17 @@ export const MACHINES = {
   },
   download: { machine: downloadMachine, events: DOWNLOAD_EVENTS, inputs: DOWNLOAD_INPUTS },
   'document-actions': { machine: documentActionsMachine, events: DOCUMENT_ACTIONS_EVENTS },
+  'sign-flow-form': {
+    machine: signFlowFormMachine,
+    events: SIGN_FLOW_FORM_EVENTS,
+    inputs: SIGN_FLOW_FORM_INPUTS,
+  },
+  'participant-search': {
+    machine: participantSearchMachine,
+    events: PARTICIPANT_SEARCH_EVENTS,
+    inputs: PARTICIPANT_SEARCH_INPUTS,
+  },
+  'document-lifecycle': { machine: documentLifecycleMachine, events: DOCUMENT_LIFECYCLE_EVENTS },
 } satisfies Record<string, MachineEntry>;
 
 export type MachineName = keyof typeof MACHINES;
@@ -359,7 +502,9 @@ export type MachineName = keyof typeof MACHINES;
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
 export { connectionsMachine, signGroupsMachine };
 export { documentActionsMachine };
+export { documentLifecycleMachine };
 export { documentDetailsMachine, downloadMachine };
+export { participantSearchMachine, signFlowFormMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type {
   ConnectedProfile,

@@ -8,6 +8,7 @@ import type {
 } from './connections.machine';
 import type { SignFlowParticipants } from './document-details.machine';
 import type { SignGroup } from './sign-groups.machine';
+import type { ExistingFlow, SignFlowFormData } from './sign-flow-form.machine';
 import type {
   DocumentAttributes,
   DocumentPage,
@@ -192,3 +193,43 @@ export function sampleSignGroup(id: string, group: Partial<Omit<SignGroup, 'id'>
     ...group,
   };
 }
+
+/** The sign flow form's data for a new flow on an uploaded document: Bob as a connection, the Board group. */
+export function sampleSignFlowFormData(data: Partial<SignFlowFormData> = {}): SignFlowFormData {
+  return {
+    document: sampleDocument('d1'),
+    pageCount: 3,
+    flow: null,
+    connections: [
+      { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder' },
+      { emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw' },
+    ],
+    groups: [
+      {
+        id: 'g1',
+        name: 'Board',
+        members: [
+          { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder' },
+          { emailAddress: 'dan@paraph.test', fullName: 'Dan Brown' },
+        ],
+      },
+    ],
+    draft: null,
+    ...data,
+  };
+}
+
+/** A running standard flow in review: Grace reviews; Bob signed (with his placement), Carol has not. */
+export const SAMPLE_EXISTING_FLOW: ExistingFlow = {
+  isOrdered: false,
+  state: 'in_review',
+  comment: 'Please sign before Friday.',
+  minimumRequiredSigns: 0,
+  signPageNumber: 3,
+  reviewers: [{ emailAddress: 'grace@paraph.test', fullName: 'Grace Hopper', hasApproved: false }],
+  signatories: [
+    { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder', hasSigned: true },
+    { emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw', hasSigned: false },
+  ],
+  placements: [{ emailAddress: 'bob@paraph.test', pageNumber: 1, left: 0.1, top: 0.5 }],
+};

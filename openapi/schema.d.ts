@@ -26,6 +26,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign_up": {
+        parameters: {
+            query: {
+                /** @description The invite the account is for; its address becomes the account's. */
+                invite: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invitee's sign-up page (HTML form posting full name and the password twice). */
+        get: operations["signUpPage"];
+        put?: never;
+        /**
+         * Create the invitee's account, set the session cookie and open the invite in the app.
+         * @description Redirects to `/app/auth?returnUrl=/app/signflowmember/invite/{invite}`: the app exchanges the cookie
+         *     for a token there, then accepts the invite. Limited like sign-in (per address and per IP address).
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens": {
         parameters: {
             query?: never;
@@ -825,6 +850,11 @@ export interface components {
             password: string;
             return_to?: string;
         };
+        SignUpForm: {
+            full_name: string;
+            password: string;
+            password_confirmation: string;
+        };
         TokenResponse: {
             /** @description Opaque; stored by the server only as its SHA-256. */
             access_token: string;
@@ -1493,6 +1523,101 @@ export interface operations {
                 };
             };
             /** @description Too many failed attempts for this e-mail or address; the form says when to retry. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    signUpPage: {
+        parameters: {
+            query: {
+                /** @description The invite the account is for; its address becomes the account's. */
+                invite: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-up form, or a notice to sign in when the address has an account already. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unknown invite; an HTML notice. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query: {
+                /** @description The invite the account is for; its address becomes the account's. */
+                invite: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SignUpForm"];
+            };
+        };
+        responses: {
+            /** @description Account created and signed in. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown invite; an HTML notice. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The address has an account already; an HTML notice linking to sign-in. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A missing name, a short password or two different passwords; the form again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many attempts; the page says when to retry. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

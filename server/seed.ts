@@ -7,6 +7,7 @@ import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
 import type { AppDeps } from './context.ts';
 import { actionDb } from './documents/access.ts';
+import { invitePath, signUpPath } from './documents/sign-flow-notify.ts';
 import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { pairKey } from './handlers/connections.ts';
 import { queueRenderPages } from './images/worker.ts';
@@ -296,16 +297,33 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           .execute();
       }
       if (spec.participants.some((participant) => participant.who === 'invitee')) {
+        const inviteId = randomUUID();
         await actionDb(trx)
           .insertInto('invites')
           .values({
-            id: randomUUID(),
+            id: inviteId,
             email: DEMO_INVITEE_EMAIL,
             document_id: file.id,
             sign_flow_id: flowId,
             created_at: createdIso,
             accepted_at: null,
             accepted_by: null,
+          })
+          .execute();
+        // The invitation as a flow sends it, so the demo's sign-up link can be found in the outbox.
+        await trx
+          .insertInto('outbox')
+          .values({
+            id: randomUUID(),
+            to_email: DEMO_INVITEE_EMAIL,
+            subject: `${nameOf(spec.owner)} invites you to sign “${spec.title}.pdf” on Paraph`,
+            body: [
+              `${nameOf(spec.owner)} (${emailOf(spec.owner)}) asks you to sign “${spec.title}.pdf” on Paraph.`,
+              '',
+              `Create your Paraph account with this address (${DEMO_INVITEE_EMAIL}): ${signUpPath(inviteId)}`,
+              `Already have one? Open the invitation: ${invitePath(inviteId)}`,
+            ].join('\n'),
+            created_at: createdIso,
           })
           .execute();
       }

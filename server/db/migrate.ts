@@ -6,6 +6,7 @@ import { initialMigration } from './migrations/0001_initial.ts';
 import { listIndexesMigration } from './migrations/0002_list_indexes.ts';
 import { invitesMigration } from './migrations/0003_invites.ts';
 import { connectionsMigration } from './migrations/0004_connections.ts';
+import { signaturePlacementsMigration } from './migrations/0005_signature_placements.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -14,6 +15,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0002_list_indexes': listIndexesMigration,
     '0003_invites': invitesMigration,
     '0004_connections': connectionsMigration,
+    '0005_signature_placements': signaturePlacementsMigration,
   };
 }
 

@@ -213,6 +213,17 @@ export type SignGroupMembersTable = { group_id: string; user_id: string; positio
 
 export type RateLimitEventsTable = { id: string; user_id: string; action: string; at: string };
 
+// Migration 0005 ([4/6]): inline signature placements, one per signatory. The fractions are the strings
+// the form sent (at most 4 decimals), kept exactly.
+export type SignaturePlacementsTable = {
+  id: string;
+  sign_flow_id: string;
+  participant_id: string;
+  page_number: number;
+  top_fraction: string;
+  left_fraction: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -235,6 +246,7 @@ export type Database = {
   sign_groups: SignGroupsTable;
   sign_group_members: SignGroupMembersTable;
   rate_limit_events: RateLimitEventsTable;
+  signature_placements: SignaturePlacementsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -244,3 +256,4 @@ export type DocumentUpdate = Updateable<DocumentsTable>;
 export type SignFlowRow = Selectable<SignFlowsTable>;
 export type ParticipantRow = Selectable<SignFlowParticipantsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type PlacementRow = Selectable<SignaturePlacementsTable>;

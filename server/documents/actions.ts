@@ -1,16 +1,14 @@
 // The changes the document actions make, each inside the caller's transaction and each with its audit
-// entry. [4/6] replaces the flow transitions here with the document-lifecycle machine.
+// entry. Flow state changes go through the document-lifecycle machine (sign-flow-lifecycle.ts).
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
-import type { DocumentRow, DocumentState, ParticipantRow } from '../db/schema.ts';
+import { applyLifecycleEvent } from '../../machines/document-lifecycle.ts';
+import type { DocumentRow } from '../db/schema.ts';
 import { baseDb, type ActionDb, type DocumentContext } from './access.ts';
-import { IN_PROGRESS_STATES } from './permissions.ts';
+import { persistTransition, recordOf } from './sign-flow-lifecycle.ts';
 
 // Who did it and from where, for the audit trail.
 export type ActionMeta = { actorId: string | null; ip: string | null; userAgent: string | null; now: Date };
-
-// A flow the owner's delete (or cancel) stops first: reviewing or collecting signatures.
-export const CANCELLABLE_STATES: readonly DocumentState[] = ['in_review', 'awaiting_signs'];
 
 function audit(db: ActionDb, meta: ActionMeta, documentId: string, action: string, details = {}) {
   return recordAudit(baseDb(db), {
@@ -51,29 +49,6 @@ export async function hideForViewer(
   await audit(db, meta, context.row.id, 'document.deleted_for_participant');
 }
 
-// Ends a running flow: whoever had not acted yet is cancelled with it.
-export async function endFlow(
-  db: ActionDb,
-  context: DocumentContext,
-  meta: ActionMeta,
-  state: 'cancelled' | 'refused' | 'rejected',
-  action: string,
-  details: Record<string, unknown> = {},
-): Promise<void> {
-  const { flow, row } = context;
-  if (flow === null) return;
-  const now = meta.now.toISOString();
-  await db
-    .updateTable('sign_flow_participants')
-    .set({ state: 'cancelled' })
-    .where('sign_flow_id', '=', flow.id)
-    .where('state', 'in', ['waiting', 'pending'])
-    .execute();
-  await db.updateTable('sign_flows').set({ state, updated_at: now }).where('id', '=', flow.id).execute();
-  await db.updateTable('documents').set({ state, updated_at: now }).where('id', '=', row.id).execute();
-  await audit(db, meta, row.id, action, { signFlowId: flow.id, ...details });
-}
-
 // Removes the document and everything hanging off it (pages, archives, flow, participants, jobs,
 // invites: foreign keys cascade), keeping its audit trail; answers the stored files to delete once the
 // transaction has committed.
@@ -98,16 +73,27 @@ export async function purgeDocument(
   return keys;
 }
 
-// The owner's delete: a running flow is cancelled first, so the trail says so.
+// The owner's delete: a running flow is cancelled first, through the lifecycle like the owner's cancel,
+// so the trail says so. A flow the lifecycle will not cancel (ended, or a signature being confirmed) is
+// left as it is: the delete's own rules (the caller's flags) decide whether the delete may happen.
 export async function deleteAsOwner(
   db: ActionDb,
   context: DocumentContext,
   meta: ActionMeta,
 ): Promise<string[]> {
-  if (context.flow !== null && CANCELLABLE_STATES.includes(context.row.state)) {
-    await endFlow(db, context, meta, 'cancelled', 'sign_flow.cancelled', { reason: 'document_deleted' });
+  const { flow, row, participants } = context;
+  if (flow !== null) {
+    const before = recordOf(row, flow, participants);
+    const { accepted, next } = applyLifecycleEvent(before, { type: 'flow.cancel' });
+    if (accepted) {
+      await persistTransition(db, { documentId: row.id, flowId: flow.id }, { before, after: next }, meta);
+      await audit(db, meta, row.id, 'sign_flow.cancelled', {
+        signFlowId: flow.id,
+        reason: 'document_deleted',
+      });
+    }
   }
-  return purgeDocument(db, context.row, meta, 'document.deleted');
+  return purgeDocument(db, row, meta, 'document.deleted');
 }
 
 // After the commit: the database is the truth, so a file the store fails to delete is only logged.
@@ -119,12 +105,4 @@ export async function deleteStoredFiles(deps: AppDeps, keys: readonly string[]):
       deps.log.warn({ key: keys[index], error }, 'stored file of a deleted document could not be removed');
     }
   });
-}
-
-export function isFlowInProgress(state: DocumentState): boolean {
-  return IN_PROGRESS_STATES.includes(state);
-}
-
-export function pendingOf(mine: readonly ParticipantRow[], role: ParticipantRow['role']): ParticipantRow[] {
-  return mine.filter((participant) => participant.role === role && participant.state === 'pending');
 }

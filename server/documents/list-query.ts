@@ -11,7 +11,7 @@ import { expressionBuilder, sql, type ExpressionBuilder, type Expression, type S
 import type { AppDeps, AuthUser } from '../context.ts';
 import { toCount } from '../db/database.ts';
 import type { Database, DocumentRow, ParticipantRole } from '../db/schema.ts';
-import { FAILED_STATES, IN_PROGRESS_STATES, SIGNING_STATES, type DocumentCategory } from './permissions.ts';
+import { FAILED_STATES, IN_PROGRESS_STATES, type DocumentCategory } from './permissions.ts';
 
 export const PAGE_SIZE = 20;
 
@@ -119,7 +119,9 @@ function isArchivedByViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
   return eb('documents.id', 'in', archivedDocumentIds(viewer));
 }
 
-// The viewer must act now: a pending review of a document in review, or a pending signature.
+// The viewer must act now: a pending review of a document in review, or a pending signature of a
+// document awaiting signatures. While one signature awaits its confirmation (`signing`) nobody else may
+// begin theirs (docs/decisions.md "The document lifecycle"), so the flags and this list agree on that.
 function viewerMustAct(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
   return eb.or([
     eb.and([
@@ -127,7 +129,7 @@ function viewerMustAct(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
       eb('documents.id', 'in', participatedDocumentIds(viewer, 'reviewer')),
     ]),
     eb.and([
-      eb('documents.state', 'in', [...SIGNING_STATES]),
+      eb('documents.state', '=', 'awaiting_signs'),
       eb('documents.id', 'in', participatedDocumentIds(viewer, 'signatory')),
     ]),
   ]);

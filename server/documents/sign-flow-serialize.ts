@@ -1,5 +1,5 @@
 // The sign flow resource (getSignFlow): the flow, its signatories and reviewers with their states as the
-// contract names them, and its signature coordinates.
+// contract names them, and its signature coordinates (the fractions exactly as they were sent).
 import type { components } from '../../openapi/schema';
 import type { ParticipantRow, SignFlowRow } from '../db/schema.ts';
 import type { ActionDb } from './access.ts';
@@ -66,7 +66,17 @@ export async function serializeSignFlow(
         : user.id === participant.user_id,
     )?.full_name ?? null;
 
+  const placements = await db
+    .selectFrom('signature_placements')
+    .selectAll()
+    .where('sign_flow_id', '=', flow.id)
+    .execute();
   const signatories = participants.filter((participant) => participant.role === 'signatory');
+  // In the signatories' order, so the editor numbers the boxes as it lists the people.
+  const coordinates = signatories.flatMap((participant) => {
+    const placement = placements.find((entry) => entry.participant_id === participant.id);
+    return placement === undefined ? [] : [{ placement, email: participant.email }];
+  });
   const reviewers = participants.filter((participant) => participant.role === 'reviewer');
   return {
     data: {
@@ -85,8 +95,9 @@ export async function serializeSignFlow(
           data: signatories.map((participant) => ({ id: participant.id, type: 'signatories' })),
         },
         reviewers: { data: reviewers.map((participant) => ({ id: participant.id, type: 'reviewers' })) },
-        // Signature positions are stored by the sign flow editor ([4/6]); none exist yet.
-        signatureCoordinates: { data: [] },
+        signatureCoordinates: {
+          data: coordinates.map(({ placement }) => ({ id: placement.id, type: 'signatureCoordinates' })),
+        },
       },
     },
     included: [
@@ -110,6 +121,16 @@ export async function serializeSignFlow(
           emailAddress: participant.email,
           fullName: nameOf(participant),
           state: reviewerState(participant, flow.state),
+        },
+      })),
+      ...coordinates.map(({ placement, email }) => ({
+        id: placement.id,
+        type: 'signatureCoordinates' as const,
+        attributes: {
+          emailAddress: email,
+          top: placement.top_fraction,
+          left: placement.left_fraction,
+          signPageNumber: placement.page_number,
         },
       })),
     ],

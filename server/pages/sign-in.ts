@@ -8,6 +8,7 @@ import { checkSignInRateLimit, recordSignInAttempt } from '../auth/rate-limit.ts
 import { safeReturnTo } from '../auth/return-to.ts';
 import { createSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../auth/tokens.ts';
 import { escapeHtml } from './html.ts';
+import { registerSignUpPages } from './sign-up.ts';
 
 export const DEFAULT_RETURN_TO = '/app/auth';
 const EMAIL_MAX = 254;
@@ -19,7 +20,8 @@ type SignInView = {
   error?: string;
 };
 
-const STYLE = `
+// Shared with the invitee's sign-up page (sign-up.ts).
+export const PAGE_STYLE = `
   :root { color-scheme: light; font-family: "Segoe UI", system-ui, -apple-system, sans-serif; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f5f5f5; color: #242424; }
   main { width: min(400px, calc(100vw - 32px)); background: #fff; border-radius: 8px; padding: 32px;
@@ -51,7 +53,7 @@ export function renderSignInPage(view: SignInView): string {
 <meta name="referrer" content="no-referrer">
 <title>Sign in · Paraph</title>
 <link rel="icon" href="/app/favicon.svg" type="image/svg+xml">
-<style>${STYLE}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <main>
@@ -88,6 +90,8 @@ function sendPage(reply: FastifyReply, status: number, view: SignInView): Fastif
 }
 
 export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
+  registerSignUpPages(app, deps);
+
   app.get('/sign_in', async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
     return sendPage(reply, 200, { returnTo: safeReturnTo(query.return_to, DEFAULT_RETURN_TO) });

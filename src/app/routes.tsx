@@ -68,6 +68,55 @@ const ConnectionsTab = lazy(async () => {
   };
 });
 
+// The sign flow form and its placement page share one layout (one form actor), loaded with its machine.
+const SignFlowScreen = lazy(async () => {
+  const [screen, compose] = await Promise.all([
+    import('../views/signflow/sign-flow-screen'),
+    import('./compose-signflow'),
+  ]);
+  return {
+    default: function SignFlowScreenWithLogic(props: {
+      mode: 'new' | 'edit';
+      documentId: string;
+      page: 'form' | 'signatures';
+    }) {
+      const profile = SessionContext.useSelector((snapshot) => snapshot.context.profile);
+      const self = useMemo(
+        () => (profile ? { emailAddress: profile.emailAddress, fullName: profile.fullName || null } : null),
+        [profile],
+      );
+      return (
+        <screen.SignFlowScreen
+          {...props}
+          logic={compose.signFlowFormLogic}
+          self={self}
+          PlacementPage={null}
+        />
+      );
+    },
+  };
+});
+const InvitePage = lazy(async () => {
+  const [page, service] = await Promise.all([
+    import('../views/signflow/invite-page'),
+    import('../services/sign-flow-form'),
+  ]);
+  return {
+    default: (props: { inviteId: string }) => <page.InvitePage {...props} logic={service.acceptInvite} />,
+  };
+});
+
+function SignFlowRoute(params: { mode?: string; id?: string; page?: string }) {
+  const { mode, id, page } = params;
+  if (!id || (mode !== 'new' && mode !== 'edit') || (page !== undefined && page !== 'signatures')) {
+    return <Redirect to="/documents" replace />;
+  }
+  // One element for the form and its /signatures page, so the form actor lives across both.
+  return (
+    <SignFlowScreen key={`${mode}:${id}`} mode={mode} documentId={id} page={page ? 'signatures' : 'form'} />
+  );
+}
+
 function Loading() {
   const intl = useIntl();
   return <Busy label={intl.formatMessage({ id: 'app.loading' })} />;
@@ -134,6 +183,13 @@ export function AppRoutes() {
             </Route>
             <Route path="/document/:id">{(params) => <DocumentRoute id={params.id} mode="full" />}</Route>
             <Route path="/download/:id">{(params) => <DownloadPage key={params.id} id={params.id} />}</Route>
+            <Route path="/signflow/:mode/:id/:page?">{(params) => <SignFlowRoute {...params} />}</Route>
+            <Route path="/invites/:inviteId">
+              {(params) => <InvitePage key={params.inviteId} inviteId={params.inviteId} />}
+            </Route>
+            <Route path="/signflowmember/invite/:inviteId">
+              {(params) => <InvitePage key={params.inviteId} inviteId={params.inviteId} />}
+            </Route>
             <Route path="/connections">
               <Redirect to="/connections/users" replace />
             </Route>

@@ -1,0 +1,264 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import { SAMPLE_EXISTING_FLOW, sampleDocument, sampleSignFlowFormData } from '../../machines/samples';
+import {
+  signFlowFormMachine,
+  type FormMode,
+  type LoadSignFlowFormInput,
+  type SaveSignFlowInput,
+  type SignFlowFormData,
+} from '../../machines/sign-flow-form.machine';
+import { authMiddleware } from '../../src/api/client';
+import { readDraft } from '../../src/services/sign-flow-form';
+import { SignFlowScreen } from '../../src/views/signflow/sign-flow-screen';
+import { renderView } from './render';
+
+const ADA = { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace' };
+
+afterEach(() => {
+  window.sessionStorage.clear();
+});
+
+function renderForm({
+  mode = 'new',
+  data = sampleSignFlowFormData(),
+  save = async () => {},
+  withDraft = false,
+}: {
+  mode?: FormMode;
+  data?: SignFlowFormData;
+  save?: (input: SaveSignFlowInput) => Promise<void>;
+  withDraft?: boolean;
+} = {}) {
+  const saveSignFlow = vi.fn(save);
+  const goToDocument = vi.fn();
+  const logic = signFlowFormMachine.provide({
+    actors: {
+      loadSignFlowForm: fromPromise<SignFlowFormData, LoadSignFlowFormInput>(async ({ input }) => ({
+        ...data,
+        draft: withDraft ? readDraft(input.documentId) : null,
+      })),
+      saveSignFlow: fromPromise<void, SaveSignFlowInput>(({ input }) => saveSignFlow(input)),
+    },
+    actions: { goToDocument },
+  });
+  renderView(
+    <SignFlowScreen mode={mode} documentId="d1" page="form" logic={logic} self={ADA} PlacementPage={null} />,
+    { path: `/signflow/${mode}/d1` },
+  );
+  return { user: userEvent.setup(), saveSignFlow, goToDocument };
+}
+
+async function addBySearch(user: ReturnType<typeof userEvent.setup>, query: string) {
+  const box = await screen.findByRole('combobox', { name: /Add people/ });
+  await user.clear(box);
+  await user.type(box, query);
+  await user.keyboard('{Enter}');
+}
+
+const signatoriesList = () => within(screen.getByRole('region', { name: 'Signatories' }));
+
+describe('sign flow form', () => {
+  it('suggests from 3 characters, moves with the arrow keys and adds with Enter', async () => {
+    const { user } = renderForm();
+    const box = await screen.findByRole('combobox', { name: /Add people/ });
+    await user.type(box, 'pa');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await user.type(box, 'raph');
+    const listbox = screen.getByRole('listbox', { name: 'Suggestions' });
+    const options = within(listbox).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Ada Lovelace (you)ada@paraph.test',
+      'Bob Builderbob@paraph.test',
+      'Carol Shawcarol@paraph.test',
+    ]);
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[0]?.id);
+    await user.keyboard('{ArrowDown}');
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[1]?.id);
+    expect(options[1]?.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Enter}');
+    expect(signatoriesList().getByText('Bob Builder')).toBeTruthy();
+    expect((box as HTMLInputElement).value).toBe('');
+
+    await user.type(box, 'bob');
+    const bob = within(screen.getByRole('listbox')).getByRole('option', { name: /Bob Builder/ });
+    expect(bob.getAttribute('aria-disabled')).toBe('true');
+    expect(bob.textContent).toContain('Already a signatory');
+  });
+
+  it('expands a sign group into its people, and adds reviewers with the switch', async () => {
+    const { user } = renderForm();
+    await addBySearch(user, 'board');
+    expect(signatoriesList().getByText('Bob Builder')).toBeTruthy();
+    expect(signatoriesList().getByText('Dan Brown')).toBeTruthy();
+    await user.click(screen.getByRole('radio', { name: 'Reviewer' }));
+    await addBySearch(user, 'carol@');
+    const reviewers = within(screen.getByRole('region', { name: 'Reviewers' }));
+    expect(reviewers.getByText('Carol Shaw')).toBeTruthy();
+  });
+
+  it('says why the form cannot be sent, and sends the contract body', async () => {
+    const { user, saveSignFlow } = renderForm();
+    const submit = await screen.findByRole('button', { name: 'Start the sign flow' });
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByText('Add at least one signatory.')).toBeTruthy();
+
+    await addBySearch(user, 'bob@');
+    expect(screen.getByText('0 of 1 signatures placed')).toBeTruthy();
+    expect(
+      screen.getByText('Place a signature for every signatory, or choose a signature page.'),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('radio', { name: 'On a signature page' }));
+    await user.click(screen.getByRole('radio', { name: 'After page' }));
+    const page = screen.getByRole('textbox', { name: 'Page number' });
+    await user.type(page, '0');
+    expect(screen.getByText('Enter a page number of 1 or more.')).toBeTruthy();
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    await user.clear(page);
+    await user.type(page, '2');
+    expect(submit.hasAttribute('disabled')).toBe(false);
+
+    await user.type(screen.getByRole('textbox', { name: /Comment/ }), 'Hello');
+    expect(screen.getByText('5 / 1024 characters')).toBeTruthy();
+    await user.click(submit);
+    expect(saveSignFlow).toHaveBeenCalledWith({
+      documentId: 'd1',
+      mode: 'new',
+      body: {
+        sign_flow: expect.objectContaining({
+          comment: 'Hello',
+          signatory_email_addresses: ['bob@paraph.test'],
+          sign_page_number: 3,
+          signature_coordinates: [],
+          type: 'standard',
+        }),
+      },
+    });
+  });
+
+  it('minimum: ticking focuses the input, typing ticks, a wrong number explains itself', async () => {
+    const { user } = renderForm();
+    await addBySearch(user, 'bob@');
+    await addBySearch(user, 'carol@');
+    const minimum = screen.getByRole('checkbox', { name: 'Require a minimum number of signatures' });
+    const input = screen.getByRole('textbox', { name: 'Minimum signatures' });
+    await user.click(minimum);
+    expect(document.activeElement).toBe(input);
+    await user.type(input, '2');
+    expect(screen.getByRole('alert').textContent).toBe('Enter a whole number from 1 to 1.');
+    await user.clear(input);
+    expect((minimum as HTMLInputElement).checked).toBe(false);
+    await user.type(input, '1');
+    expect((minimum as HTMLInputElement).checked).toBe(true);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Sign in this order' }));
+    expect((minimum as HTMLInputElement).checked).toBe(false);
+    expect(minimum.hasAttribute('disabled')).toBe(true);
+    expect(input.hasAttribute('disabled')).toBe(true);
+  });
+
+  it('reorders the signatories of an ordered flow by keyboard', async () => {
+    const { user } = renderForm();
+    await addBySearch(user, 'bob@');
+    await addBySearch(user, 'carol@');
+    expect(screen.queryByRole('button', { name: 'Move Carol Shaw up' })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Sign in this order' }));
+    const up = screen.getByRole('button', { name: 'Move Carol Shaw up' });
+    up.focus();
+    await user.keyboard('{Enter}');
+    const items = signatoriesList().getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Carol Shaw'),
+      expect.stringContaining('Bob Builder'),
+    ]);
+    expect(screen.getByText('Carol Shaw is now number 1.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Move Carol Shaw up' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('an edited flow: signed people fixed, type and mode locked, reviewers open only in review', async () => {
+    renderForm({
+      mode: 'edit',
+      data: sampleSignFlowFormData({
+        document: sampleDocument('d1', {
+          state: 'in_review',
+          isSignFlow: true,
+          currentUserCanEditSignFlow: true,
+        }),
+        flow: { ...SAMPLE_EXISTING_FLOW, state: 'awaiting_signs' },
+      }),
+    });
+    await screen.findByRole('button', { name: 'Save the changes' });
+    expect(screen.getByRole('checkbox', { name: 'Sign in this order' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('radio', { name: 'On a signature page' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('radio', { name: /On the pages/ }).hasAttribute('disabled')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Remove Bob Builder' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove Carol Shaw' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Reviewer' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove Grace Hopper' })).toBeNull();
+    expect(screen.getByText('Reviewers can only change while the sign flow is in review.')).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: 'Page number' }) as HTMLInputElement).value).toBe('2');
+  });
+
+  it('shows the save error and keeps the input', async () => {
+    const { user } = renderForm({ save: async () => Promise.reject({ code: 'server', status: 500 }) });
+    await addBySearch(user, 'bob@');
+    await user.click(screen.getByRole('radio', { name: 'On a signature page' }));
+    await user.click(screen.getByRole('button', { name: 'Start the sign flow' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('An error has occurred. Please try again in a few moments.');
+    expect(signatoriesList().getByText('Bob Builder')).toBeTruthy();
+  });
+
+  it('shows the load error with a way back to the document', async () => {
+    const goToDocument = vi.fn();
+    const logic = signFlowFormMachine.provide({
+      actors: {
+        loadSignFlowForm: fromPromise<SignFlowFormData, LoadSignFlowFormInput>(async () =>
+          Promise.reject({ code: 'not_found', status: 404 }),
+        ),
+      },
+      actions: { goToDocument },
+    });
+    renderView(
+      <SignFlowScreen
+        mode="edit"
+        documentId="d1"
+        page="form"
+        logic={logic}
+        self={ADA}
+        PlacementPage={null}
+      />,
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('An error has occurred');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Go back to the document' }));
+    expect(goToDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it('a 401 keeps the draft, and the form opened again finds it as it was', async () => {
+    const { user } = renderForm({ withDraft: true });
+    await addBySearch(user, 'bob@');
+    await user.type(screen.getByRole('textbox', { name: /Comment/ }), 'Before the timeout');
+    const onResponse = authMiddleware.onResponse;
+    if (!onResponse) throw new Error('the client reports no 401');
+    await onResponse({
+      request: new Request('http://localhost/api/documents/d1/sign_flow', { method: 'POST' }),
+      response: new Response(null, { status: 401 }),
+      schemaPath: '/documents/{id}/sign_flow',
+    } as unknown as Parameters<typeof onResponse>[0]);
+    const stored = window.sessionStorage.getItem('paraph.signFlowDraft.d1') ?? '';
+    expect(stored).toContain('Before the timeout');
+    expect(stored).not.toContain('token');
+
+    cleanup();
+    renderForm({ withDraft: true });
+    expect(await screen.findByText(/has been restored/)).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: /Comment/ }) as HTMLTextAreaElement).value).toBe(
+      'Before the timeout',
+    );
+    expect(signatoriesList().getByText('Bob Builder')).toBeTruthy();
+  });
+});
