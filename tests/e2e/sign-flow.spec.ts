@@ -1,0 +1,88 @@
+// [4/6] in a real browser, three people: Ada starts an ordered sign flow on her own upload with Carol as
+// reviewer and Bob then Ada as signatories (a signature page at the end), Carol approves, and each list
+// shows what it means for its reader: waiting for Bob, waiting for others for Ada.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { makePdf } from '../fixtures/pdfs.ts';
+import { accessToken, signIn, snap, uploadViaApi } from './support.ts';
+
+async function personIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
+async function addPerson(page: Page, role: 'Reviewer' | 'Signatory', query: string, name: RegExp) {
+  await page.getByRole('radio', { name: role, exact: true }).check();
+  const search = page.getByRole('combobox', { name: 'Add people' });
+  await search.fill(query);
+  const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+  await expect(suggestions.getByRole('option', { name })).toBeVisible();
+  // The keyboard way: the first suggestion, then Enter.
+  await search.press('ArrowDown');
+  await search.press('Enter');
+}
+
+test('Ada starts an ordered flow, Carol approves, Bob is waited for and Ada waits for others', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const ada = await personIn(browser, 'ada@paraph.test');
+  const token = await accessToken(ada);
+  if (!token) throw new Error('no token after sign-in');
+  const name = 'Service contract 2026.pdf';
+  const id = await uploadViaApi(ada, token, name, await makePdf({ pages: 2, text: 'Service contract' }));
+
+  await ada.goto(`${new URL(ada.url()).origin}/app/document/${id}`);
+  await ada
+    .getByRole('button', { name: 'Start a sign flow' })
+    .or(ada.getByRole('link', { name: 'Start a sign flow' }))
+    .first()
+    .click();
+  await expect(ada).toHaveURL(new RegExp(`/app/signflow/new/${id}$`));
+
+  await addPerson(ada, 'Reviewer', 'carol', /Carol Chen/);
+  await addPerson(ada, 'Signatory', 'bob@paraph.test', /Bob Baker/);
+  await addPerson(ada, 'Signatory', 'ada', /Ada Lovelace/);
+  const signatories = ada.getByRole('region', { name: 'Signatories' });
+  await expect(signatories).toContainText(/Bob Baker[\s\S]*Ada Lovelace/);
+  await expect(ada.getByRole('region', { name: 'Reviewers' })).toContainText('Carol Chen');
+  // Carol cannot also sign: she is marked as already added when searched as a signatory.
+  await ada.getByRole('radio', { name: 'Signatory', exact: true }).check();
+  await ada.getByRole('combobox', { name: 'Add people' }).fill('carol');
+  await expect(ada.getByRole('option', { name: /Carol Chen/ })).toHaveAttribute('aria-disabled', 'true');
+  await ada.getByRole('combobox', { name: 'Add people' }).fill('');
+
+  await ada.getByRole('checkbox', { name: 'Sign in this order' }).check();
+  await ada.getByRole('radio', { name: 'On a signature page' }).check();
+  await ada.getByRole('radio', { name: 'At the end of the document' }).check();
+  await ada.getByRole('textbox', { name: 'Comment' }).fill('Please review the payment terms first.');
+  await snap(ada, 'sign-flow-form');
+  await ada.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(ada).toHaveURL(new RegExp(`/app/document/${id}$`));
+
+  // Carol reviews it from her To Do list.
+  const carol = await personIn(browser, 'carol@paraph.test');
+  await carol.getByRole('link', { name: /To Do/ }).first().click();
+  const carolList = carol.getByRole('grid', { name: 'Documents' });
+  await expect(carolList.getByRole('row', { name: new RegExp(name) })).toBeVisible();
+  await carol.getByRole('button', { name: `More actions for ${name}` }).click();
+  await carol.getByRole('menuitem', { name: 'Approve' }).click();
+  const approve = carol.getByRole('dialog', { name: /Approve/ });
+  await approve.getByRole('button', { name: 'Approve' }).click();
+  await expect(approve).toBeHidden({ timeout: 10_000 });
+
+  // Bob's turn first (ordered): his list says it waits for him; Ada's says it waits for others.
+  const bob = await personIn(browser, 'bob@paraph.test');
+  await bob.getByRole('link', { name: /To Do/ }).first().click();
+  await expect(
+    bob.getByRole('grid', { name: 'Documents' }).getByRole('row', { name: new RegExp(name) }),
+  ).toContainText(/Waiting for you/);
+  await ada.goto(`${new URL(ada.url()).origin}/app/documents`);
+  await expect(
+    ada.getByRole('grid', { name: 'Documents' }).getByRole('row', { name: new RegExp(name) }),
+  ).toContainText(/Waiting for others/);
+  await snap(ada, 'sign-flow-waiting-for-others');
+
+  for (const page of [ada, bob, carol]) await page.context().close();
+});
