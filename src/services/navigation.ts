@@ -34,8 +34,10 @@ export function goToReturnUrl(url: string | null | undefined): void {
   navigate(safeReturnUrl(url), { replace: true });
 }
 
+// The page the session ended on comes back after signing in again (a form keeps its draft meanwhile).
 export function goToLoginTimeout(): void {
-  navigate(`${APP_BASE}/login/timeout`, { replace: true });
+  const returnUrl = safeReturnUrl(currentAppUrl());
+  navigate(`${APP_BASE}/login/timeout?returnUrl=${encodeURIComponent(returnUrl)}`, { replace: true });
 }
 
 export function goToLoginError(): void {

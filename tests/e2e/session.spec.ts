@@ -18,10 +18,20 @@ test('a token revoked mid-session lands on /app/login/timeout', async ({ page })
 
   // The next API call (a sort change reloads the list) gets a 401.
   await page.getByRole('combobox', { name: 'Sort' }).selectOption({ label: 'Oldest first' });
-  await expect(page).toHaveURL(/\/app\/login\/timeout$/);
+  await expect(page).toHaveURL(/\/app\/login\/timeout\?returnUrl=%2Fapp%2Fdocuments$/);
   await expect(page.getByText('Your session has expired')).toBeVisible();
   expect(await accessToken(page)).toBeNull();
   await snap(page, 'login-timeout');
+
+  // Signing in again goes back where the session ended.
+  await page
+    .getByRole('link', { name: /sign in/i })
+    .first()
+    .click();
+  await page.getByLabel('E-mail').fill('bob@paraph.test');
+  await page.getByLabel('Password').fill('paraph-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/app\/documents$/);
 });
 
 test('a protected page without a token goes to the login page with a return URL', async ({ page }) => {

@@ -86,3 +86,43 @@ test('Ada starts an ordered flow, Carol approves, Bob is waited for and Ada wait
 
   for (const page of [ada, bob, carol]) await page.context().close();
 });
+
+test('a session that ends while the form is open: after signing in again the form is as it was', async ({
+  page,
+}) => {
+  await signIn(page, 'ada@paraph.test');
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  const id = await uploadViaApi(page, token, 'Draft kept.pdf', await makePdf({ pages: 1 }));
+  const origin = new URL(page.url()).origin;
+  await page.goto(`${origin}/app/signflow/new/${id}`);
+  await addPerson(page, 'Signatory', 'bob@paraph.test', /Bob Baker/);
+  await page.getByRole('radio', { name: 'On a signature page' }).check();
+  await page.getByRole('textbox', { name: 'Comment' }).fill('Kept across a new sign-in.');
+
+  // The session ends elsewhere (a log-out in another tab); the save answers 401.
+  const revoked = await page.request.get(`${origin}/api/log_out?return_to=/app/login`, {
+    headers: { Authorization: `Bearer ${token}` },
+    maxRedirects: 0,
+  });
+  expect(revoked.status()).toBe(303);
+  await page.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(page).toHaveURL(/\/app\/login\/timeout\?returnUrl=/);
+
+  await page
+    .getByRole('link', { name: /sign in/i })
+    .first()
+    .click();
+  await page.getByLabel('E-mail').fill('ada@paraph.test');
+  await page.getByLabel('Password').fill('paraph-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/signflow/new/${id}$`));
+  await expect(page.getByRole('region', { name: 'Signatories' })).toContainText('Bob Baker');
+  await expect(page.getByRole('textbox', { name: 'Comment' })).toHaveValue('Kept across a new sign-in.');
+  await expect(
+    page.getByText('What you had entered before your session ended has been restored.'),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/document/${id}$`));
+});
