@@ -126,3 +126,114 @@ test('a session that ends while the form is open: after signing in again the for
   await page.getByRole('button', { name: 'Start the sign flow' }).click();
   await expect(page).toHaveURL(new RegExp(`/app/document/${id}$`));
 });
+
+async function startFlow(
+  page: Page,
+  id: string,
+  people: { reviewers?: [string, RegExp][]; signatories: [string, RegExp][] },
+  options: { minimum?: number } = {},
+) {
+  await page.goto(`${new URL(page.url()).origin}/app/signflow/new/${id}`);
+  for (const [query, name] of people.reviewers ?? []) await addPerson(page, 'Reviewer', query, name);
+  for (const [query, name] of people.signatories) await addPerson(page, 'Signatory', query, name);
+  await page.getByRole('radio', { name: 'On a signature page' }).check();
+  if (options.minimum !== undefined) {
+    const minimum = page.getByRole('textbox', { name: 'Minimum signatures' });
+    // Typing a number ticks the box (spec 001 §4); too many is refused before sending.
+    await minimum.fill('2');
+    await expect(
+      page.getByRole('checkbox', { name: 'Require a minimum number of signatures' }),
+    ).toBeChecked();
+    await expect(page.getByText('Enter a whole number from 1 to 1.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Start the sign flow' })).toBeDisabled();
+    await minimum.fill(String(options.minimum));
+  }
+  await page.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/document/${id}$`));
+}
+
+test('a standard flow needing 1 of 2 signatures; a refusal with a reason ends it for everyone', async ({
+  browser,
+}) => {
+  const ada = await personIn(browser, 'ada@paraph.test');
+  const token = await accessToken(ada);
+  if (!token) throw new Error('no token after sign-in');
+  const name = 'Minimum one of two.pdf';
+  const id = await uploadViaApi(ada, token, name, await makePdf({ pages: 1 }));
+  await startFlow(
+    ada,
+    id,
+    {
+      signatories: [
+        ['bob@paraph.test', /Bob Baker/],
+        ['carol@paraph.test', /Carol Chen/],
+      ],
+    },
+    { minimum: 1 },
+  );
+  const flow = await ada.request.get(`${new URL(ada.url()).origin}/api/documents/${id}/sign_flow`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const body = (await flow.json()) as {
+    data: { type: string; attributes: { minimumRequiredSigns: number } };
+  };
+  expect(body.data.type).toBe('signFlows');
+  expect(body.data.attributes.minimumRequiredSigns).toBe(1);
+
+  const bob = await personIn(browser, 'bob@paraph.test');
+  await bob.getByRole('link', { name: /To Do/ }).first().click();
+  await bob.getByRole('button', { name: `More actions for ${name}` }).click();
+  await bob.getByRole('menuitem', { name: 'Refuse to sign' }).click();
+  const refuse = bob.getByRole('dialog', { name: 'Refuse to sign' });
+  await refuse.getByLabel('Reason (optional)').fill('Wrong company name on page 1.');
+  await refuse.getByRole('button', { name: 'Refuse' }).click();
+  await expect(refuse).toBeHidden({ timeout: 10_000 });
+
+  await ada.goto(`${new URL(ada.url()).origin}/app/documents/failed`);
+  await expect(
+    ada.getByRole('grid', { name: 'Documents' }).getByRole('row', { name: new RegExp(name) }),
+  ).toContainText('Refused');
+  for (const page of [ada, bob]) await page.context().close();
+});
+
+test('a reviewer rejects one flow; the owner cancels another from the document page', async ({ browser }) => {
+  const ada = await personIn(browser, 'ada@paraph.test');
+  const token = await accessToken(ada);
+  if (!token) throw new Error('no token after sign-in');
+  const rejectedName = 'Rejected in review.pdf';
+  const cancelledName = 'Cancelled by the owner.pdf';
+  const rejectedId = await uploadViaApi(ada, token, rejectedName, await makePdf({ pages: 1 }));
+  const cancelledId = await uploadViaApi(ada, token, cancelledName, await makePdf({ pages: 1 }));
+  const people = {
+    reviewers: [['carol', /Carol Chen/]] as [string, RegExp][],
+    signatories: [['bob@paraph.test', /Bob Baker/]] as [string, RegExp][],
+  };
+  await startFlow(ada, rejectedId, people);
+  await startFlow(ada, cancelledId, people);
+
+  const carol = await personIn(browser, 'carol@paraph.test');
+  await carol.getByRole('link', { name: /To Do/ }).first().click();
+  await carol.getByRole('button', { name: `More actions for ${rejectedName}` }).click();
+  await carol.getByRole('menuitem', { name: 'Reject' }).click();
+  const reject = carol.getByRole('dialog', { name: 'Reject the document' });
+  await reject.getByRole('button', { name: 'Reject' }).click();
+  await expect(reject).toBeHidden({ timeout: 10_000 });
+
+  // The owner cancels the other one from its page, after the destructive confirmation.
+  await ada.goto(`${new URL(ada.url()).origin}/app/document/${cancelledId}`);
+  await ada.getByRole('button', { name: 'Cancel the sign flow' }).click();
+  const cancel = ada.getByRole('dialog', { name: 'Cancel the sign flow' });
+  await cancel.getByRole('button', { name: 'Cancel sign flow' }).click();
+  await expect(cancel).toBeHidden({ timeout: 10_000 });
+  // It can be started again, and its people read as cancelled, not as if someone had refused.
+  await expect(ada.getByRole('link', { name: 'Start a sign flow' }).first()).toBeVisible();
+  await expect(
+    ada.getByRole('region', { name: 'Signatories' }).or(ada.getByLabel('Signatories')),
+  ).toContainText('Sign flow cancelled');
+
+  await ada.goto(`${new URL(ada.url()).origin}/app/documents/failed`);
+  const failed = ada.getByRole('grid', { name: 'Documents' });
+  await expect(failed.getByRole('row', { name: new RegExp(rejectedName) })).toContainText('Rejected');
+  await expect(failed.getByRole('row', { name: new RegExp(cancelledName) })).toContainText(/cancelled/i);
+  for (const page of [ada, carol]) await page.context().close();
+});

@@ -74,6 +74,39 @@ describe('details panel', () => {
     expect(preview.getAttribute('src')).toBe(FLOW.attributes.publicImagesFileUrls[0]);
   });
 
+  it('says who ended a flow for the people who had not acted: the owner, or enough signatures', async () => {
+    const ended = (state: 'cancelled' | 'signed' | 'refused') =>
+      sampleDocument(state, { state, isSignFlow: true, signatoryCount: 2, signedCount: 1 });
+    const untouched = {
+      reviewers: [],
+      signatories: [
+        {
+          id: 's1',
+          role: 'signatory' as const,
+          fullName: 'Carol Shaw',
+          emailAddress: 'carol@paraph.test',
+          state: 'otherrefused' as const,
+          signedAt: null,
+          refusedAt: null,
+        },
+      ],
+    };
+    const { logic } = detailsWith(
+      { cancelled: ended('cancelled'), signed: ended('signed'), refused: ended('refused') },
+      async () => untouched,
+    );
+    for (const [id, text] of [
+      ['cancelled', 'Sign flow cancelled'],
+      ['signed', 'Not needed: the document is signed'],
+      ['refused', 'Another signatory refused'],
+    ] as const) {
+      const view = renderView(<DetailsPanel logic={logic} selectedIds={[id]} />);
+      const signatories = await screen.findByRole('region', { name: 'Signatories' });
+      expect(within(signatories).getByText(text)).toBeTruthy();
+      view.unmount();
+    }
+  });
+
   it('says quietly that the participants could not be loaded when the sign flow call fails', async () => {
     const { logic } = detailsWith({ d1: FLOW }, async () => {
       throw new ApiError({ code: 'not_implemented', status: 501 });

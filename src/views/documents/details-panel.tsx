@@ -103,20 +103,36 @@ const PARTICIPANT_STATE_TEXTS: Record<Participant['state'], MessageId> = {
   otherrejected: 'documents.participant.otherrejected',
 };
 
-function useParticipantStateText(): (participant: Participant) => string {
+// The API calls everyone who had not acted when the flow ended `otherrefused` / `otherrejected`
+// (docs/api.md). The document's state says who ended it: the owner's cancel, or enough signatures.
+function endedText(documentState: string): MessageId | null {
+  if (documentState === 'cancelled') return 'documents.participant.flowCancelled';
+  if (documentState === 'signed') return 'documents.participant.notNeeded';
+  return null;
+}
+
+function useParticipantStateText(documentState: string): (participant: Participant) => string {
   const intl = useIntl();
   return (participant) => {
     const date = participant.state === 'signed' ? participant.signedAt : participant.refusedAt;
-    return intl.formatMessage(
-      { id: PARTICIPANT_STATE_TEXTS[participant.state] },
-      { date: date ? formatDateTime(intl, date) : '' },
-    );
+    const isEndedByOthers = participant.state === 'otherrefused' || participant.state === 'otherrejected';
+    const id =
+      (isEndedByOthers ? endedText(documentState) : null) ?? PARTICIPANT_STATE_TEXTS[participant.state];
+    return intl.formatMessage({ id }, { date: date ? formatDateTime(intl, date) : '' });
   };
 }
 
-function People({ title, people }: { title: string; people: Participant[] }) {
+function People({
+  title,
+  people,
+  documentState,
+}: {
+  title: string;
+  people: Participant[];
+  documentState: string;
+}) {
   const styles = useStyles();
-  const stateText = useParticipantStateText();
+  const stateText = useParticipantStateText(documentState);
   if (people.length === 0) return null;
   return (
     <section aria-label={title}>
@@ -139,6 +155,7 @@ function Participants({ details }: { details: DetailsActor }) {
   const isLoading = useSelector(details, (snapshot) => snapshot.matches({ one: 'loadingParticipants' }));
   const isFailed = useSelector(details, (snapshot) => snapshot.matches({ one: 'participantsFailed' }));
   const participants = useSelector(details, (snapshot) => snapshot.context.participants);
+  const documentState = useSelector(details, (snapshot) => snapshot.context.document?.attributes.state ?? '');
   if (isLoading) {
     return (
       <Caption1 className={styles.muted} role="status">
@@ -159,10 +176,12 @@ function Participants({ details }: { details: DetailsActor }) {
       <People
         title={intl.formatMessage({ id: 'documents.details.reviewers' })}
         people={participants.reviewers}
+        documentState={documentState}
       />
       <People
         title={intl.formatMessage({ id: 'documents.details.signatories' })}
         people={participants.signatories}
+        documentState={documentState}
       />
     </>
   );
