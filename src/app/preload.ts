@@ -1,10 +1,11 @@
-// A document opened cold (a link in an e-mail, a bookmark, a reload) would wait for the profile before
-// even asking for its screen's code, then for the document, then for the PDF. With a token in storage
-// the screen's code and the document are asked for beside the profile instead; the screen joins both
-// when it mounts (route-modules.ts, services/documents.ts). Without a valid token nothing is lost: the
-// session sends the user to the login page as usual.
+// A screen opened cold (a link in an e-mail, a bookmark, a reload) would wait for the app to start
+// before asking for the profile, then for its code, then for the document, then for the PDF. With a
+// token in storage they are asked for at once, side by side; the session and the screen join them when
+// they start (services/session.ts, route-modules.ts, services/documents.ts). Without a valid token
+// nothing is lost: the session sends the user to the login page as usual.
 import { readDocument } from '../services/documents';
 import { APP_BASE } from '../services/navigation';
+import { preloadProfile } from '../services/session';
 import { preloadPdfViewer } from '../views/document/pdf-viewer-loader';
 import { loadDocumentScreen } from './route-modules';
 
@@ -23,9 +24,16 @@ export function documentIdOfPath(pathname: string): string | null {
   }
 }
 
+/** Paths that show no signed-in screen (the login and the token exchange): nothing to preload there. */
+function isPublicPath(pathname: string): boolean {
+  return pathname.startsWith(`${APP_BASE}/login`) || pathname.startsWith(`${APP_BASE}/auth`);
+}
+
 export function preloadForLocation(pathname: string, hasToken: boolean): void {
+  if (!hasToken || isPublicPath(pathname)) return;
+  preloadProfile();
   const documentId = documentIdOfPath(pathname);
-  if (!hasToken || documentId === null) return;
+  if (documentId === null) return;
   // Failures surface when the screen itself asks; here they are only kept from being unhandled.
   loadDocumentScreen().catch(() => {});
   // pdfjs and its worker take longest to arrive and start: they go first, not after the screen's code.

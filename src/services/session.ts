@@ -9,7 +9,25 @@ export const fetchToken = fromPromise<TokenGrant>(async ({ signal }) => {
   return { accessToken: body.access_token };
 });
 
-export const fetchProfile = fromPromise<Profile>(async ({ signal }) => {
-  const { data } = await unwrap(api.GET('/profiles', { signal }));
+async function readProfile(signal?: AbortSignal): Promise<Profile> {
+  const { data } = await unwrap(api.GET('/profiles', signal ? { signal } : {}));
   return { id: data.id, ...data.attributes };
+}
+
+// Every signed-in screen waits for the profile (spec 000 §4). A cold start with a stored token asks for
+// it before React and the session exist (src/app/preload.ts); the session's first load takes that
+// answer, and every later load (the 15 s poll) asks afresh.
+let preloadedProfile: Promise<Profile> | null = null;
+
+export function preloadProfile(): void {
+  if (preloadedProfile) return;
+  preloadedProfile = readProfile();
+  // A failure reaches the session through its first load; here it is only kept from being unhandled.
+  preloadedProfile.catch(() => {});
+}
+
+export const fetchProfile = fromPromise<Profile>(async ({ signal }) => {
+  const preloaded = preloadedProfile;
+  preloadedProfile = null;
+  return preloaded ?? readProfile(signal);
 });

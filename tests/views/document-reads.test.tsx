@@ -50,6 +50,7 @@ vi.mock('../../src/views/document/pdf-viewer-loader', () => ({
 
 const { api } = await import('../../src/api/client');
 const { documentIdOfPath, preloadForLocation } = await import('../../src/app/preload');
+const { fetchProfile } = await import('../../src/services/session');
 const { DOCUMENT_READ_REUSE_MS, fetchDocument, readDocument } = await import('../../src/services/documents');
 
 afterEach(() => {
@@ -134,23 +135,41 @@ describe('the start-up preload of a document link', () => {
     expect(documentIdOfPath('/app/document/%E0%A4%A')).toBeNull();
   });
 
-  it('asks for the document, its screen and the PDF viewer beside the profile; the screen joins the read', async () => {
+  it('asks for the profile, the document, its screen and the PDF viewer at once; the screen and the session join them', async () => {
     preloadForLocation('/app/document/view/doc-9', true);
     const joined = readDocument('doc-9');
+    const session = createActor(fetchProfile);
+    session.start();
     await settle();
-    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/documents/doc-9']);
+    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual([
+      '/profiles',
+      '/documents/doc-9',
+    ]);
     expect(screens.loadDocumentScreen).toHaveBeenCalledTimes(1);
     expect(screens.preloadPdfViewer).toHaveBeenCalledTimes(1);
-    network.calls.splice(0)[0]?.release();
+    for (const call of network.calls.splice(0)) call.release();
     await expect(joined).resolves.toMatchObject({ id: 'doc-9' });
+    await expect(toPromise(session)).resolves.toMatchObject({ id: 'profiles' });
+
+    // The preloaded profile serves the first load only: the poll asks again.
+    const poll = createActor(fetchProfile);
+    poll.start();
+    await settle();
+    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/profiles']);
   });
 
-  it('asks for nothing without a token, or away from a document', async () => {
+  it('asks only for the profile away from a document, and for nothing without a token or on the login', async () => {
     preloadForLocation('/app/document/doc-10', false);
-    preloadForLocation('/app/documents', true);
+    preloadForLocation('/app/login/timeout', true);
+    preloadForLocation('/app/auth', true);
     await settle();
     expect(network.calls).toEqual([]);
+    preloadForLocation('/app/documents', true);
+    await settle();
+    expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/profiles']);
     expect(screens.loadDocumentScreen).not.toHaveBeenCalled();
     expect(screens.preloadPdfViewer).not.toHaveBeenCalled();
+    // The session's first load takes it, so the next test starts without one.
+    void toPromise(createActor(fetchProfile).start()).catch(() => {});
   });
 });
