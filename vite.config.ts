@@ -7,8 +7,10 @@ const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
 
 // pdfjs-dist and konva are only reached through dynamic imports; naming their chunks keeps them
 // out of the entry chunk even if a shared module starts importing them by accident (bench/bundle checks it).
+// The worker's `?url` import is only its address (the start-up preload boots the worker with it), so it
+// must not pull the whole pdfjs chunk in with it.
 const LAZY_VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
-  { name: 'pdfjs', test: /[\\/]node_modules[\\/]pdfjs-dist[\\/]/ },
+  { name: 'pdfjs', test: /[\\/]node_modules[\\/]pdfjs-dist[\\/](?!.*\?url$)/ },
   { name: 'konva', test: /[\\/]node_modules[\\/](react-)?konva[\\/]/ },
 ];
 

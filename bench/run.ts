@@ -10,12 +10,21 @@ import { apiBench } from './api.ts';
 import { bundleBench } from './bundle.ts';
 import { concurrencyBench } from './concurrency.ts';
 import { listPagingBench } from './list-paging.ts';
+import { placementBench } from './placement.ts';
 import { formatTable, type Bench, type BenchResult } from './report.ts';
 import { ROOT_DIR } from './server-process.ts';
 import { uploadBench } from './upload.ts';
 import { viewerBench } from './viewer.ts';
 
-const BENCHES: Bench[] = [bundleBench, apiBench, uploadBench, listPagingBench, viewerBench, concurrencyBench];
+const BENCHES: Bench[] = [
+  bundleBench,
+  apiBench,
+  uploadBench,
+  listPagingBench,
+  viewerBench,
+  concurrencyBench,
+  placementBench,
+];
 const OUTPUT = path.join(ROOT_DIR, 'test-results', 'bench.json');
 
 function selected(names: string[]): Bench[] {

@@ -17,6 +17,11 @@ import {
   type SignFlowFormInput,
 } from './sign-flow-form.machine';
 import {
+  signaturePlacementMachine,
+  type SignaturePlacementEvent,
+  type SignaturePlacementInput,
+} from './signature-placement.machine';
+import {
   documentActionsMachine,
   type ActionRequest,
   type DocumentActionsEvent,
@@ -346,6 +351,61 @@ export const DOCUMENT_ACTIONS_EVENTS = [
   after('ACTION_SETTLE', 'documentActions.settling'),
 ] as const satisfies readonly (DocumentActionsEvent | InternalEvent)[];
 
+const TWO_PAGES = sampleDocument('d1', {
+  publicImagesFileUrls: ['http://localhost/s/d1/1.png', 'http://localhost/s/d1/2.png'],
+});
+
+export const SIGNATURE_PLACEMENT_EVENTS = [
+  { type: 'images.retry' },
+  { type: 'image.failed' },
+  { type: 'page.next' },
+  { type: 'page.previous' },
+  { type: 'page.go', pageNumber: 2 },
+  { type: 'page.go', pageNumber: 9 },
+  { type: 'page.clicked', left: 0.5, top: 0.5 },
+  { type: 'box.clicked', emailAddress: 'ada@paraph.test' },
+  { type: 'box.clicked', emailAddress: 'carol@paraph.test' },
+  { type: 'box.dragStarted', emailAddress: 'ada@paraph.test' },
+  { type: 'box.dropped', emailAddress: 'ada@paraph.test', left: 0.9, top: 0.05 },
+  { type: 'signatory.chosen', emailAddress: 'ada@paraph.test' },
+  { type: 'signatory.chosen', emailAddress: 'carol@paraph.test' },
+  { type: 'add.confirm' },
+  { type: 'edit.confirm' },
+  { type: 'edit.remove' },
+  { type: 'list.open' },
+  { type: 'dialog.close' },
+  { type: 'keyboard.place' },
+  { type: 'box.selected', emailAddress: 'ada@paraph.test' },
+  // Bounded: from the page's middle the box reaches the top limit in a few steps.
+  { type: 'box.nudged', direction: 'up', isLarge: true },
+  { type: 'box.confirmed' },
+  { type: 'placement.removed', emailAddress: 'ada@paraph.test' },
+  { type: 'editor.save' },
+  { type: 'editor.back' },
+  done('fetchDocument', TWO_PAGES),
+  done('fetchDocument', sampleDocument('d1', { processing: true, publicImagesFileUrls: [] })),
+  done('fetchDocument', sampleDocument('d1', { state: 'error', publicImagesFileUrls: [] })),
+  failed('fetchDocument', { code: 'not_found', status: 404 }),
+  after('PROCESSING_POLL', 'signaturePlacement.processing'),
+] as const satisfies readonly (SignaturePlacementEvent | InternalEvent)[];
+
+export const SIGNATURE_PLACEMENT_INPUTS = [
+  {
+    documentId: 'd1',
+    signatories: [
+      { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace', hasSigned: false },
+      { emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw', hasSigned: true },
+    ],
+    placements: [
+      { emailAddress: 'ada@paraph.test', pageNumber: 1, left: 0.1, top: 0.2 },
+      { emailAddress: 'carol@paraph.test', pageNumber: 2, left: 0.5, top: 0.8 },
+    ],
+  },
+  { documentId: 'd1', signatories: [], placements: [] },
+] as const satisfies readonly SignaturePlacementInput[];
+// One unsigned signatory keeps the context small (each of ada's positions multiplies the states); the
+// rules with several (reassigning, one box per signatory) are tested in tests/machines/signature-placement.
+
 const ORDERED_FLOW = { type: 'ordered', minimumRequiredSigns: 0 } as const;
 const REVIEWED_MEMBERS = [
   { id: 'r1', role: 'reviewer', position: 1 },
@@ -495,12 +555,18 @@ export const MACHINES = {
     inputs: PARTICIPANT_SEARCH_INPUTS,
   },
   'document-lifecycle': { machine: documentLifecycleMachine, events: DOCUMENT_LIFECYCLE_EVENTS },
+  'signature-placement': {
+    machine: signaturePlacementMachine,
+    events: SIGNATURE_PLACEMENT_EVENTS,
+    inputs: SIGNATURE_PLACEMENT_INPUTS,
+  },
 } satisfies Record<string, MachineEntry>;
 
 export type MachineName = keyof typeof MACHINES;
 
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
 export { connectionsMachine, signGroupsMachine };
+export { signaturePlacementMachine };
 export { documentActionsMachine };
 export { documentLifecycleMachine };
 export { documentDetailsMachine, downloadMachine };

@@ -68,6 +68,13 @@ const ConnectionsTab = lazy(async () => {
   };
 });
 
+// The placement editor (and Konva, which it loads in turn) comes only with its own page.
+const SignaturePlacementPage = lazy(() =>
+  import('../views/signflow/placement/signature-placement-page').then((m) => ({
+    default: m.SignaturePlacementPage,
+  })),
+);
+
 // The sign flow form and its placement page share one layout (one form actor), loaded with its machine.
 const SignFlowScreen = lazy(async () => {
   const [screen, compose] = await Promise.all([
@@ -90,7 +97,7 @@ const SignFlowScreen = lazy(async () => {
           {...props}
           logic={compose.signFlowFormLogic}
           self={self}
-          PlacementPage={null}
+          PlacementPage={SignaturePlacementPage}
         />
       );
     },

@@ -237,3 +237,73 @@ test('a reviewer rejects one flow; the owner cancels another from the document p
   await expect(failed.getByRole('row', { name: new RegExp(cancelledName) })).toContainText(/cancelled/i);
   for (const page of [ada, carol]) await page.context().close();
 });
+
+test('signatures placed on page 2, one by mouse and one by keyboard, are saved with the flow', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await signIn(page, 'ada@paraph.test');
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  const origin = new URL(page.url()).origin;
+  const id = await uploadViaApi(page, token, 'Placed on page two.pdf', await makePdf({ pages: 2 }));
+  await page.goto(`${origin}/app/signflow/new/${id}`);
+  await addPerson(page, 'Signatory', 'bob@paraph.test', /Bob Baker/);
+  await addPerson(page, 'Signatory', 'ada', /Ada Lovelace/);
+  await page.getByRole('radio', { name: 'On the pages (place each signature)' }).check();
+  await expect(page.getByText('0 of 2 signatures placed')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start the sign flow' })).toBeDisabled();
+  await page.getByRole('link', { name: 'Place the signatures' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/signflow/new/${id}/signatures$`));
+
+  // The page images are rendered in the background; the editor waits for them by itself.
+  await expect(page.getByText('Page 1 of 2')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByText('Page 2 of 2')).toBeVisible();
+
+  // By mouse: a click on the page, then Bob in the add dialog.
+  const sheet = page.getByRole('group', { name: 'Page 2: click the page to place a signature' });
+  const canvas = sheet.locator('canvas').last();
+  await expect(canvas).toBeVisible();
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('the page has no size');
+  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.6);
+  const add = page.getByRole('dialog', { name: 'Add a signature' });
+  await add.getByRole('radio', { name: /Bob Baker/ }).check();
+  await add.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(add).toBeHidden();
+
+  // By keyboard: choose Ada, place her in the middle, move her right, confirm.
+  await page.getByRole('combobox', { name: 'Signatory to place' }).selectOption({ label: '2. Ada Lovelace' });
+  await page.getByRole('button', { name: 'Place', exact: true }).click();
+  const adaBox = page.getByRole('button', { name: /Move the signature 2: Ada Lovelace/ });
+  await adaBox.focus();
+  await adaBox.press('ArrowRight');
+  await adaBox.press('Shift+ArrowUp');
+  await adaBox.press('Enter');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Signature of Ada Lovelace placed on page 2' }),
+  ).toBeVisible();
+  await snap(page, 'signature-placement');
+
+  await page.getByRole('button', { name: 'Save the signatures' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/signflow/new/${id}$`));
+  await expect(page.getByText('2 of 2 signatures placed')).toBeVisible();
+  await page.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/document/${id}$`));
+
+  const flow = await page.request.get(`${origin}/api/documents/${id}/sign_flow`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const body = (await flow.json()) as {
+    included: { type: string; attributes: Record<string, unknown> }[];
+  };
+  const coordinates = body.included.filter((item) => item.type === 'signatureCoordinates');
+  expect(coordinates).toHaveLength(2);
+  for (const coordinate of coordinates) {
+    expect(coordinate.attributes).toMatchObject({ signPageNumber: 2 });
+    expect(String(coordinate.attributes.left)).toMatch(/^0(\.\d{1,4})?$/);
+    expect(Number(coordinate.attributes.left)).toBeLessThanOrEqual(0.72);
+    expect(Number(coordinate.attributes.top)).toBeGreaterThanOrEqual(0.15);
+  }
+});

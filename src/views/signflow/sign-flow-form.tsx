@@ -259,7 +259,8 @@ export function SignFlowForm({
                 { placed: context.placements.length, total: context.signatories.length },
               )}
             </Text>
-            {isProcessing || context.signatories.length === 0 ? (
+            {/* While the page images are still being made the editor says so and waits for them. */}
+            {context.signatories.length === 0 ? (
               <Button className={styles.button} icon={<Signature20Regular />} disabled>
                 {intl.formatMessage({ id: 'signflow.place' })}
               </Button>
