@@ -29,6 +29,7 @@ import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerDevOutbox } from './pages/dev-outbox.ts';
 import { registerSignInPages } from './pages/sign-in.ts';
 import { registerSpa } from './pages/spa.ts';
 import { createStore } from './storage/create-store.ts';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     });
 
     registerSignInPages(app, deps);
+    registerDevOutbox(app, deps);
     if (store.kind === 'local') registerLocalStorageRoutes(app, store);
     await registerSpa(app, config.appDir);
 

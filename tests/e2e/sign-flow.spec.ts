@@ -307,3 +307,37 @@ test('signatures placed on page 2, one by mouse and one by keyboard, are saved w
     expect(Number(coordinate.attributes.top)).toBeGreaterThanOrEqual(0.15);
   }
 });
+
+test('someone without an account is invited by e-mail, signs up from the invitation and lands on the document', async ({
+  browser,
+}) => {
+  const ada = await personIn(browser, 'ada@paraph.test');
+  const token = await accessToken(ada);
+  if (!token) throw new Error('no token after sign-in');
+  const name = 'For a newcomer.pdf';
+  const id = await uploadViaApi(ada, token, name, await makePdf({ pages: 1 }));
+  const email = `newcomer.${Date.now()}@example.test`;
+  await ada.goto(`${new URL(ada.url()).origin}/app/signflow/new/${id}`);
+  await addPerson(ada, 'Signatory', email, new RegExp(email.replace(/\./g, '\\.')));
+  await ada.getByRole('radio', { name: 'On a signature page' }).check();
+  await ada.getByRole('button', { name: 'Start the sign flow' }).click();
+  await expect(ada).toHaveURL(new RegExp(`/app/document/${id}$`));
+
+  // The invitation, as the demo outbox shows it; its link leads to the sign-up page.
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  const newcomer = await context.newPage();
+  await newcomer.goto(`${new URL(ada.url()).origin}/dev/outbox`);
+  const invitation = newcomer.getByRole('listitem').filter({ hasText: email }).first();
+  await invitation.getByRole('link', { name: /\/sign_up\?invite=/ }).click();
+  await expect(newcomer.getByLabel('E-mail')).toHaveValue(email);
+  await newcomer.getByLabel('Full name').fill('Nora Newcomer');
+  await newcomer.getByLabel('Password (at least 8 characters)').fill('a long enough password');
+  await newcomer.getByLabel('Password again').fill('a long enough password');
+  await newcomer.getByRole('button', { name: 'Create account' }).click();
+
+  // Signed in, the invite accepted, and the document opened: it waits for her signature.
+  await expect(newcomer).toHaveURL(new RegExp(`/app/document/(details/)?${id}$`), { timeout: 30_000 });
+  await expect(newcomer.getByRole('heading', { level: 1, name })).toBeVisible();
+  await snap(newcomer, 'invitee-document');
+  for (const page of [ada, newcomer]) await page.context().close();
+});
