@@ -11,7 +11,7 @@ async function personIn(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
-async function api(page: Page, method: 'GET' | 'DELETE', path: string): Promise<unknown> {
+async function api(page: Page, method: 'GET' | 'DELETE' | 'PATCH', path: string): Promise<unknown> {
   const token = await accessToken(page);
   if (!token) throw new Error('no token after sign-in');
   const response = await page.request.fetch(`${baseUrl()}/api${path}`, {
@@ -159,6 +159,17 @@ test('Ada creates a sign group with Bob and Carol, edits it, cannot keep a forme
   await expect(
     ada.getByRole('table', { name: 'Connections' }).getByRole('row', { name: /Carol Chen/ }),
   ).toBeVisible();
+
+  // Leave the demo data as it was for the journeys that follow: Ada and Bob connected again.
+  const bobProfile = (await api(bob, 'GET', '/profiles')) as { data: { id: string } };
+  const adaToken = await accessToken(ada);
+  const asked = await ada.request.post(`${baseUrl()}/api/connection_requests`, {
+    headers: { Authorization: `Bearer ${adaToken ?? ''}` },
+    data: { connection_request: { to: bobProfile.data.id } },
+  });
+  expect(asked.status()).toBe(201);
+  const requestId = ((await asked.json()) as { data: { id: string } }).data.id;
+  await api(bob, 'PATCH', `/connection_requests/${requestId}/accept`);
 
   await ada.context().close();
   await bob.context().close();
