@@ -39,6 +39,7 @@ import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
 import { AddConnectionDialog } from './add-connection-dialog';
 import { ConnectionsTabs } from './connections-tabs';
 import { useConnectionsStyles, type ConnectionsActor, type ConnectionsLogic } from './connections-styles';
+import { ListLoadFailed, ListLoading } from './list-states';
 
 const rowDelay = (index: number) => rowEntranceDelay(index, CONNECTION_ROW_DELAY_MS);
 
@@ -312,7 +313,6 @@ function RemoveDialog({ connections }: { connections: ConnectionsActor }) {
 }
 
 function ConnectionsBody({ connections, label }: { connections: ConnectionsActor; label: string }) {
-  const styles = useConnectionsStyles();
   const intl = useIntl();
   const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ list: 'failed' }));
   // A reload after an action keeps the rows on screen; only the first load shows the spinner.
@@ -325,23 +325,13 @@ function ConnectionsBody({ connections, label }: { connections: ConnectionsActor
   );
   const hasNoConnections = useSelector(connections, (snapshot) => snapshot.context.connections.length === 0);
 
-  if (isFirstLoad) {
-    return (
-      <div className={styles.centered}>
-        <Spinner label={intl.formatMessage({ id: 'connections.users.loading' })} />
-      </div>
-    );
-  }
+  if (isFirstLoad) return <ListLoading label="connections.users.loading" />;
   if (isFailed) {
     return (
-      <MessageBar intent="error" layout="multiline" role="alert">
-        <MessageBarBody>{intl.formatMessage({ id: 'connections.users.error' })}</MessageBarBody>
-        <MessageBarActions>
-          <Button onClick={() => connections.send({ type: 'connections.reload' })}>
-            {intl.formatMessage({ id: 'common.retry' })}
-          </Button>
-        </MessageBarActions>
-      </MessageBar>
+      <ListLoadFailed
+        message="connections.users.error"
+        onRetry={() => connections.send({ type: 'connections.reload' })}
+      />
     );
   }
   return (

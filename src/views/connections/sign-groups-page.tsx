@@ -3,10 +3,6 @@
 import { useEffect } from 'react';
 import {
   Button,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  Spinner,
   Table,
   TableBody,
   TableCell,
@@ -26,6 +22,7 @@ import { usePageTitle } from '../../app/page-title';
 import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
 import { useConnectionsStyles } from './connections-styles';
+import { ListLoadFailed, ListLoading } from './list-states';
 import { ConnectionsTabs } from './connections-tabs';
 import { SignGroupDialogs, type SignGroupsActor, type SignGroupsLogic } from './sign-group-dialogs';
 
@@ -124,7 +121,6 @@ function GroupList({ groups, label }: { groups: SignGroupsActor; label: string }
 }
 
 function GroupsBody({ groups, label }: { groups: SignGroupsActor; label: string }) {
-  const styles = useConnectionsStyles();
   const intl = useIntl();
   const isFailed = useSelector(groups, (snapshot) => snapshot.matches({ list: 'failed' }));
   const isFirstLoad = useSelector(
@@ -133,23 +129,13 @@ function GroupsBody({ groups, label }: { groups: SignGroupsActor; label: string 
   );
   const isEmpty = useSelector(groups, (snapshot) => snapshot.context.groups.length === 0);
 
-  if (isFirstLoad) {
-    return (
-      <div className={styles.centered}>
-        <Spinner label={intl.formatMessage({ id: 'connections.groups.loading' })} />
-      </div>
-    );
-  }
+  if (isFirstLoad) return <ListLoading label="connections.groups.loading" />;
   if (isFailed) {
     return (
-      <MessageBar intent="error" layout="multiline" role="alert">
-        <MessageBarBody>{intl.formatMessage({ id: 'connections.groups.error' })}</MessageBarBody>
-        <MessageBarActions>
-          <Button onClick={() => groups.send({ type: 'groups.reload' })}>
-            {intl.formatMessage({ id: 'common.retry' })}
-          </Button>
-        </MessageBarActions>
-      </MessageBar>
+      <ListLoadFailed
+        message="connections.groups.error"
+        onRetry={() => groups.send({ type: 'groups.reload' })}
+      />
     );
   }
   if (isEmpty) return <Text as="p">{intl.formatMessage({ id: 'connections.groups.empty' })}</Text>;
