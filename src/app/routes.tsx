@@ -35,6 +35,7 @@ const DocumentPage = preloadedLazy(
         />
       );
     },
+  <Loading />,
 );
 const DownloadPage = lazy(async () => {
   const [page, compose] = await Promise.all([

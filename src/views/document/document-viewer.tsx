@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { MessageBar, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
@@ -12,11 +12,16 @@ import { preloadedLazy } from '../preloaded-lazy';
 // pdfjs-dist stays off the list's path. Where the PDF is drawn it starts loading with the document
 // route (or earlier, from the start-up preload), with its worker, while the document is still being
 // fetched, instead of after it.
-const PdfViewer = preloadedLazy(loadPdfViewer, (module) => module.default);
+const PdfViewer = preloadedLazy(loadPdfViewer, (module) => module.default, <PdfViewerLoading />);
 
 preloadPdfViewer();
 
 export type DocumentActor = ActorRefFrom<typeof documentMachine>;
+
+function PdfViewerLoading() {
+  const intl = useIntl();
+  return <Spinner label={intl.formatMessage({ id: 'document.viewer.loadingPdf' })} />;
+}
 
 function Unavailable() {
   const intl = useIntl();
@@ -63,15 +68,13 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   }
   if (!pdfUrl) return <Unavailable />;
   return (
-    <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'document.viewer.loadingPdf' })} />}>
-      <PdfViewer
-        url={pdfUrl}
-        loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
-        pageLabel={(page) =>
-          intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })
-        }
-        onFailure={() => setPdfFailedUrl(pdfUrl)}
-      />
-    </Suspense>
+    <PdfViewer
+      url={pdfUrl}
+      loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
+      pageLabel={(page) =>
+        intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })
+      }
+      onFailure={() => setPdfFailedUrl(pdfUrl)}
+    />
   );
 }
