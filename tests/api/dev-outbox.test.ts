@@ -10,7 +10,12 @@ afterEach(async () => {
   t = null;
 });
 
-async function addMessage(app: TestApp, body: string, subject = 'You are invited to sign'): Promise<void> {
+async function addMessage(
+  app: TestApp,
+  body: string,
+  subject = 'You are invited to sign',
+  at = new Date(),
+): Promise<void> {
   await app.deps.db
     .insertInto('outbox')
     .values({
@@ -18,7 +23,7 @@ async function addMessage(app: TestApp, body: string, subject = 'You are invited
       to_email: 'new.person@example.test',
       subject,
       body,
-      created_at: new Date().toISOString(),
+      created_at: at.toISOString(),
     })
     .execute();
 }
@@ -26,7 +31,7 @@ async function addMessage(app: TestApp, body: string, subject = 'You are invited
 describe('/dev/outbox', () => {
   it('lists the messages newest first, escaped, linking only this server’s pages', async () => {
     t = await buildTestApp({ env: { PARAPH_DEMO: '1' } });
-    await addMessage(t, 'First message', 'Older');
+    await addMessage(t, 'First message', 'Older', new Date(Date.now() - 60_000));
     await addMessage(
       t,
       'Ada <img src=x onerror=alert(1)> invited you.\nCreate your account: /sign_up?invite=abc&x=1\nElsewhere: https://evil.example/phish',
