@@ -6,7 +6,7 @@
 // connection, names them (`blockedIds`).
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { PersonProfile } from './connections.machine';
-import { toErrorCode } from './types';
+import { toApiFailure, toErrorCode } from './types';
 
 export type SignGroup = {
   id: string;
@@ -17,9 +17,6 @@ export type SignGroup = {
 
 export type SignGroupIdInput = { groupId: string };
 export type SaveSignGroupInput = { groupId: string | null; name: string; memberIds: string[] };
-
-/** What a refused save rejects with: the code, and the members the server would not take. */
-export type SaveFailure = { code: string; status?: number; blockedIds?: string[] };
 
 export type SignGroupsContext = {
   groups: SignGroup[];
@@ -81,12 +78,6 @@ export function canSave(context: Pick<SignGroupsContext, 'name' | 'memberIds'>):
 /** The members the editor shows, in the order they were added. */
 export function membersOf(context: Pick<SignGroupsContext, 'memberIds' | 'members'>): PersonProfile[] {
   return context.memberIds.flatMap((id) => context.members.filter((member) => member.id === id).slice(0, 1));
-}
-
-function readBlockedIds(error: unknown): string[] {
-  if (typeof error !== 'object' || error === null) return [];
-  const { blockedIds } = error as { blockedIds?: unknown };
-  return Array.isArray(blockedIds) ? blockedIds.filter((id): id is string => typeof id === 'string') : [];
 }
 
 const groupsOfOutput = ({ event }: { event: { output: SignGroup[] } }) => ({ groups: event.output });
@@ -327,10 +318,10 @@ export const signGroupsMachine = setup({
                   target: 'form.saveFailed',
                   actions: {
                     type: 'rememberSaveError',
-                    params: ({ event }) => ({
-                      code: toErrorCode(event.error),
-                      blockedIds: readBlockedIds(event.error),
-                    }),
+                    params: ({ event }) => {
+                      const failure = toApiFailure(event.error);
+                      return { code: failure.code, blockedIds: failure.blockedIds ?? [] };
+                    },
                   },
                 },
               },

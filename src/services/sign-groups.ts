@@ -1,18 +1,11 @@
 // The sign-groups machine's real actors. Groups come with their members' profiles in `included`; the
-// actors join them. A refused save rejects with the API code and, when the server names them, the
-// members it would not take (`blockedIds`, e.g. someone who stopped being a connection), so the editor
-// can say who.
+// actors join them. A refused save rejects with the API's error, which carries the members the server
+// would not take (`blockedIds`, e.g. someone who stopped being a connection), so the editor can say who.
 import { fromPromise } from 'xstate';
 import type { PersonProfile } from '../../machines/connections.machine';
-import type {
-  SaveFailure,
-  SaveSignGroupInput,
-  SignGroup,
-  SignGroupIdInput,
-} from '../../machines/sign-groups.machine';
+import type { SaveSignGroupInput, SignGroup, SignGroupIdInput } from '../../machines/sign-groups.machine';
 import type { components } from '../../openapi/schema';
 import { api, unwrap } from '../api/client';
-import { errorFromResponse, isAbort, networkError } from '../api/errors';
 import { loadConnections } from './connections';
 
 type Schemas = components['schemas'];
@@ -58,32 +51,9 @@ export const fetchMemberCandidates = fromPromise<PersonProfile[]>(async ({ signa
   }));
 });
 
-function blockedIdsOf(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null || !('blockedIds' in body)) return [];
-  const { blockedIds } = body;
-  return Array.isArray(blockedIds) ? blockedIds.filter((id): id is string => typeof id === 'string') : [];
-}
-
-type Outcome = { error?: unknown; response: Response };
-
-// Like unwrap, but keeps `blockedIds`, which the shared ApiError does not carry.
-async function settleSave(call: Promise<Outcome>): Promise<void> {
-  let outcome: Outcome;
-  try {
-    outcome = await call;
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw networkError();
-  }
-  if (outcome.response.ok && outcome.error === undefined) return;
-  const { code, status } = errorFromResponse(outcome.response.status, outcome.error);
-  const failure: SaveFailure = { code, status, blockedIds: blockedIdsOf(outcome.error) };
-  throw failure;
-}
-
 export const saveSignGroup = fromPromise<void, SaveSignGroupInput>(async ({ input, signal }) => {
   const body = { sign_group: { description: input.name, pseudonyms: input.memberIds } };
-  await settleSave(
+  await unwrap(
     input.groupId
       ? api.PATCH('/sign_groups/{id}', { params: { path: { id: input.groupId } }, body, signal })
       : api.POST('/sign_groups', { body, signal }),

@@ -1,16 +1,9 @@
 // [4/6] in a real browser, three people: Ada starts an ordered sign flow on her own upload with Carol as
 // reviewer and Bob then Ada as signatories (a signature page at the end), Carol approves, and each list
 // shows what it means for its reader: waiting for Bob, waiting for others for Ada.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { accessToken, signIn, snap, uploadViaApi } from './support.ts';
-
-async function personIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, email);
-  return page;
-}
+import { accessToken, personIn, signIn, snap, uploadViaApi } from './support.ts';
 
 async function addPerson(page: Page, role: 'Reviewer' | 'Signatory', query: string, name: RegExp) {
   await page.getByRole('radio', { name: role, exact: true }).check();

@@ -1,7 +1,7 @@
 // Shared steps of the browser journeys: the server's address, signing in as a person would, and
 // screenshots at the three widths people use (phone, tablet, desktop).
 import { mkdirSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 export const WIDTHS = [375, 800, 1280] as const;
 export const DEMO_PASSWORD = 'paraph-demo';
@@ -38,6 +38,14 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/app\/documents/);
+}
+
+/** Someone else at the same time: a browser context of their own, signed in at desktop width. */
+export async function personIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
 }
 
 export async function accessToken(page: Page): Promise<string | null> {
