@@ -1224,6 +1224,15 @@ export interface components {
             type: "documentVersions";
             attributes: {
                 state: components["schemas"]["DocumentVersionState"];
+                documentId: components["schemas"]["Uuid"];
+                /**
+                 * Format: uri
+                 * @description The identity app's page where the signer confirms or denies this signature (shown in the
+                 *     app's confirmation dialog as a link and a QR code). Absolute, so a phone can open it.
+                 */
+                confirmationUrl: string;
+                /** Format: date-time */
+                createdAt: string;
             };
         };
         DocumentVersionResponse: {
