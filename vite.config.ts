@@ -11,7 +11,7 @@ const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
 // must not pull the whole pdfjs chunk in with it.
 const LAZY_VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
   { name: 'pdfjs', test: /[\\/]node_modules[\\/]pdfjs-dist[\\/](?!.*\?url$)/ },
-  { name: 'konva', test: /[\\/]node_modules[\\/](react-)?konva[\\/]/ },
+  { name: 'konva', test: /[\\/]node_modules[\\/]konva[\\/]/ },
 ];
 
 const CATALOG = /[\\/]src[\\/]i18n[\\/](en|es|fr)\.json$/;
@@ -37,9 +37,40 @@ function precompiledCatalogs(): Plugin {
   };
 }
 
+const BASE = '/app/';
+
+/**
+ * A document link opened cold starts pdfjs's worker from public/early-start.js, before the app's
+ * bundle has arrived. The worker's file name carries a content hash, so the build writes it into the
+ * page for that script to read.
+ */
+function earlyPdfWorker(): Plugin {
+  return {
+    name: 'paraph:early-pdf-worker',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const worker = Object.keys(context.bundle ?? {}).find((file) =>
+          /(^|\/)pdf\.worker\.min-[^/]+\.mjs$/.test(file),
+        );
+        if (worker === undefined) throw new Error('paraph:early-pdf-worker: no pdfjs worker in the bundle');
+        return [
+          {
+            tag: 'meta',
+            attrs: { name: 'paraph-pdf-worker', content: `${BASE}${worker}` },
+            injectTo: 'head-prepend',
+          },
+          { tag: 'script', attrs: { src: `${BASE}early-start.js`, async: true }, injectTo: 'head-prepend' },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => ({
-  base: '/app/',
-  plugins: [react(), precompiledCatalogs()],
+  base: BASE,
+  plugins: [react(), precompiledCatalogs(), earlyPdfWorker()],
   resolve: {
     alias:
       command === 'build'

@@ -5,3 +5,14 @@ interface ImportMetaEnv {
   /** 'true' makes every actor report to the Stately inspector (also `?inspect` in the URL). */
   readonly VITE_XSTATE_INSPECT?: string;
 }
+
+// Declaration merging again: what public/early-start.js starts before the bundle arrives, kept on the
+// window until the app takes each piece (src/services/early-start.ts).
+interface Window {
+  __paraphEarly?: {
+    documentId: string;
+    profile: Promise<Response> | null;
+    document: Promise<Response> | null;
+    pdfWorker: Worker | null;
+  };
+}

@@ -9,6 +9,7 @@ import type {
   ListSort,
 } from '../../machines/types';
 import { api, unwrap } from '../api/client';
+import { takeEarlyDocument } from './early-start';
 
 const LIST_PATHS = {
   active: '/documents/active',
@@ -85,9 +86,13 @@ export function readDocument(documentId: string): Promise<DocumentResource> {
   if (shared && (shared.settledAt === null || Date.now() - shared.settledAt < DOCUMENT_READ_REUSE_MS)) {
     return shared.read;
   }
-  const read = unwrap(api.GET('/documents/{id}', { params: { path: { id: documentId } } })).then(
-    (body) => body.data,
-  );
+  const early = takeEarlyDocument(documentId);
+  const read = unwrap(
+    api.GET('/documents/{id}', {
+      params: { path: { id: documentId } },
+      ...(early ? { fetch: () => early } : {}),
+    }),
+  ).then((body) => body.data);
   const entry: SharedRead = { read, settledAt: null };
   sharedReads.set(documentId, entry);
   read.then(

@@ -2,6 +2,7 @@
 import { fromPromise } from 'xstate';
 import type { Profile, TokenGrant } from '../../machines/types';
 import { api, unwrap } from '../api/client';
+import { takeEarlyProfile } from './early-start';
 
 /** Trades the server's httpOnly session cookie for an access token (spec 001 §4 "Auth"). */
 export const fetchToken = fromPromise<TokenGrant>(async ({ signal }) => {
@@ -10,7 +11,11 @@ export const fetchToken = fromPromise<TokenGrant>(async ({ signal }) => {
 });
 
 async function readProfile(signal?: AbortSignal): Promise<Profile> {
-  const { data } = await unwrap(api.GET('/profiles', signal ? { signal } : {}));
+  // The early start's answer goes through the client too, so its 401 and errors are handled alike.
+  const early = takeEarlyProfile();
+  const { data } = await unwrap(
+    api.GET('/profiles', { ...(signal ? { signal } : {}), ...(early ? { fetch: () => early } : {}) }),
+  );
   return { id: data.id, ...data.attributes };
 }
 

@@ -3,6 +3,7 @@
 // the viewer's code to arrive first. Tiny on purpose: importing it must not pull pdfjs onto the list's
 // path (the worker's URL is only a string here).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { takeEarlyPdfWorker } from '../../services/early-start';
 import { loader, type Loader } from '../preloaded-lazy';
 import { MOBILE_QUERY, TOUCH_QUERY } from '../use-media-query';
 
@@ -18,9 +19,9 @@ export function drawsPdf(): boolean {
 
 let startedWorker: Worker | null = null;
 
-/** pdfjs's worker, started by the preload if it ran; each call after the first starts a new one. */
+/** pdfjs's worker, started early if it could be; each call after the first starts a new one. */
 export function takePdfWorker(): Worker | null {
-  const worker = startedWorker ?? startPdfWorker();
+  const worker = startedWorker ?? takeEarlyPdfWorker() ?? startPdfWorker();
   startedWorker = null;
   return worker;
 }
@@ -38,6 +39,6 @@ function startPdfWorker(): Worker | null {
 /** Starts loading the viewer where it will be used; a failure is reported when the viewer renders. */
 export function preloadPdfViewer(): void {
   if (!drawsPdf()) return;
-  startedWorker ??= startPdfWorker();
+  startedWorker ??= takeEarlyPdfWorker() ?? startPdfWorker();
   loadPdfViewer().catch(() => {});
 }

@@ -1,0 +1,30 @@
+// What public/early-start.js started before the bundle arrived (a document link opened cold): each
+// piece is handed over at most once, so a later read, a retry or another document asks afresh.
+type EarlyStart = NonNullable<Window['__paraphEarly']>;
+
+function early(): EarlyStart | null {
+  return typeof window === 'undefined' ? null : (window.__paraphEarly ?? null);
+}
+
+function take<K extends 'profile' | 'document' | 'pdfWorker'>(key: K): EarlyStart[K] | null {
+  const started = early();
+  if (!started) return null;
+  const value = started[key];
+  started[key] = null;
+  return value;
+}
+
+/** The profile's answer, if the early start asked for it and nobody took it yet. */
+export function takeEarlyProfile(): Promise<Response> | null {
+  return take('profile');
+}
+
+/** The document's answer, if the early start asked for this very document and nobody took it yet. */
+export function takeEarlyDocument(documentId: string): Promise<Response> | null {
+  return early()?.documentId === documentId ? take('document') : null;
+}
+
+/** pdfjs's worker, if the early start booted it. */
+export function takeEarlyPdfWorker(): Worker | null {
+  return take('pdfWorker');
+}
