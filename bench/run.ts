@@ -13,6 +13,8 @@ import { listPagingBench } from './list-paging.ts';
 import { placementBench } from './placement.ts';
 import { formatTable, type Bench, type BenchResult } from './report.ts';
 import { ROOT_DIR } from './server-process.ts';
+import { signEngineBench } from './sign-engine.ts';
+import { signingBench } from './signing.ts';
 import { uploadBench } from './upload.ts';
 import { viewerBench } from './viewer.ts';
 
@@ -24,6 +26,8 @@ const BENCHES: Bench[] = [
   viewerBench,
   concurrencyBench,
   placementBench,
+  signingBench,
+  signEngineBench,
 ];
 const OUTPUT = path.join(ROOT_DIR, 'test-results', 'bench.json');
 

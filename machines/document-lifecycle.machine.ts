@@ -44,6 +44,11 @@ export type LifecycleEvent =
   | { type: 'sign.abort'; participantId: string }
   | { type: 'sign.complete'; participantId: string }
   | { type: 'flow.refuse'; participantId: string }
+  // The owner signing a document without a flow ("signing alone", [5/6]); who the owner is, is the
+  // handler's check (permissions.ts), as for flow.start.
+  | { type: 'solo.begin' }
+  | { type: 'solo.complete' }
+  | { type: 'solo.abort' }
   | { type: 'flow.cancel' }
   | { type: 'flow.fail' };
 
@@ -305,6 +310,8 @@ export const documentLifecycleMachine = setup({
       ),
     isDueSignatory: ({ context, event }) => isSignatoryDue(context, participantIdOf(event)),
     isSigner,
+    // A signature with no flow at all: the owner's own, begun from `uploaded`.
+    isSolo: ({ context }) => context.flow === null && context.participants.length === 0,
     completesFlow: ({ context, event }) =>
       isFlowComplete(context.flow, withState(context.participants, participantIdOf(event), 'signed')),
     // An ordered flow's later signatories may refuse before their turn: waiting to be asked would only
@@ -328,6 +335,7 @@ export const documentLifecycleMachine = setup({
           { guard: and(['isValidStart', 'hasReviewers']), target: 'in_review', actions: 'startFlow' },
           { guard: 'isValidStart', target: 'awaiting_signs', actions: 'startFlow' },
         ],
+        'solo.begin': { guard: 'isSolo', target: 'signing' },
         'flow.fail': { target: 'error', actions: 'endFlow' },
       },
     },
@@ -355,10 +363,12 @@ export const documentLifecycleMachine = setup({
         'flow.fail': { target: 'error', actions: 'endFlow' },
       },
     },
-    // One signature at a time: it awaits confirmation in the identity app, and the next one is computed
-    // over the PDF that this one produces.
+    // One signature at a time is being applied (the signer confirmed it in the identity app), and the next
+    // one is computed over the PDF that this one produces. Without a flow it is the owner's own signature.
     signing: {
       on: {
+        'solo.complete': { guard: 'isSolo', target: 'signed' },
+        'solo.abort': { guard: 'isSolo', target: 'uploaded' },
         'sign.complete': [
           { guard: and(['isSigner', 'completesFlow']), target: 'signed', actions: 'completeFlow' },
           { guard: 'isSigner', target: 'awaiting_signs', actions: 'completeSignature' },

@@ -389,6 +389,32 @@ export interface paths {
         patch: operations["archiveDocument"];
         trace?: never;
     };
+    "/documents/{id}/audit_trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A resource id. Any string is accepted, so an id that does not exist, malformed or not, is a 404 like someone else's. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The document's audit trail as a PDF (the owner and the participants).
+         * @description One row per audit event in time order: when (UTC), who, what, IP address, user agent and the
+         *     SHA-256 of the file before and after a signature. An attachment named
+         *     "<file name without .pdf> - audit trail.pdf". Reading it changes nothing, so it is not itself an
+         *     audit event.
+         */
+        get: operations["getDocumentAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/documents/{id}/sign_flow": {
         parameters: {
             query?: never;
@@ -2148,6 +2174,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDocumentAuditTrail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A resource id. Any string is accepted, so an id that does not exist, malformed or not, is a 404 like someone else's. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit trail. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="..."; filename*=UTF-8''... */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -15,26 +15,32 @@ import type { AppDeps, Handler, Handlers } from './context.ts';
 import { openMigratedDatabase } from './db/database.ts';
 import type { SqlDialect } from './db/dialect.ts';
 import type { Database } from './db/schema.ts';
+import { auditTrailHandlers } from './handlers/audit-trail.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { connectionRequestHandlers } from './handlers/connection-requests.ts';
 import { connectionHandlers } from './handlers/connections.ts';
 import { documentActionHandlers } from './handlers/document-actions.ts';
 import { documentHandlers } from './handlers/documents.ts';
+import { documentVersionResendHandlers } from './handlers/document-versions-resend.ts';
 import { inviteHandlers } from './handlers/invites.ts';
 import { profileHandlers } from './handlers/profiles.ts';
 import { signGroupHandlers } from './handlers/sign-groups.ts';
 import { signFlowHandlers } from './handlers/sign-flows.ts';
+import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDevOutbox } from './pages/dev-outbox.ts';
+import { registerIdpPages } from './pages/idp.ts';
 import { registerSignInPages } from './pages/sign-in.ts';
 import { registerSpa } from './pages/spa.ts';
 import { createStore } from './storage/create-store.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import { registerLocalStorageRoutes } from './storage/routes.ts';
+import { lazyLocalSigner } from './documents/signing-signer.ts';
+import type { Signer } from './signing/signer.ts';
 
 export type BuildOverrides = {
   // A database opened (and migrated) by the caller; it is then not closed with the app.
@@ -47,14 +53,19 @@ export type BuildOverrides = {
   handlers?: Handlers;
   // A PostgreSQL schema of its own (tests running in parallel on one database).
   pgSchema?: string;
+  // Replaces the local certificate authority's signer (tests of the sign pipeline's rules).
+  signer?: Signer;
 };
 
 export const HANDLERS: Handlers = {
   ...authHandlers,
   ...profileHandlers,
   ...documentHandlers,
+  ...auditTrailHandlers,
   ...documentActionHandlers,
   ...signFlowHandlers,
+  ...signingHandlers,
+  ...documentVersionResendHandlers,
   ...inviteHandlers,
   ...connectionHandlers,
   ...connectionRequestHandlers,
@@ -111,7 +122,8 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
   });
   try {
     const store = overrides.store ?? (await createStore(config, db, clock));
-    const deps: AppDeps = { db, store, config, clock, log: app.log };
+    const signer = overrides.signer ?? lazyLocalSigner(config, clock);
+    const deps: AppDeps = { db, store, config, clock, log: app.log, signer };
     app.decorate('deps', deps);
     app.decorateRequest('user', null);
     if (dialect !== null) app.log.debug({ dialect }, 'database ready');
@@ -159,8 +171,9 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
 
     registerSignInPages(app, deps);
     registerDevOutbox(app, deps);
+    registerIdpPages(app, deps);
     if (store.kind === 'local') registerLocalStorageRoutes(app, store);
-    await registerSpa(app, config.appDir);
+    await registerSpa(app, config.appDir, { geocoderUrl: config.geocoderUrl });
 
     app.addHook('onClose', async () => {
       if (ownedDb !== null) await ownedDb.destroy();

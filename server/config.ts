@@ -23,7 +23,21 @@ export type Config = {
   appDir: string;
   // Behind a load balancer: take the client address and https from X-Forwarded-* (PARAPH_TRUST_PROXY=1).
   trustProxy: boolean;
+  // Signatures a month per account plan; null = unlimited (PARAPH_SIGN_LIMIT_BASIC / _QUALIFIED /
+  // _ADVANCED; an empty value or "unlimited" lifts the limit).
+  signLimits: SignLimits;
+  // The origin put in links that leave the browser (the identity app's confirmation link, e.g. for a
+  // phone); null = the request's own protocol and host (PARAPH_PUBLIC_ORIGIN).
+  publicOrigin: string | null;
+  // The reverse-geocoding service behind the sign screen's locate-me button, `{lat}` and `{lon}` replaced
+  // by the position (PARAPH_GEOCODER_URL). The app reads it from its page; the CSP lets it through.
+  geocoderUrl: string;
 };
+
+export const DEFAULT_GEOCODER_URL =
+  'https://nominatim.openstreetmap.org/reverse?format=json&lat={lat}&lon={lon}';
+
+export type SignLimits = { basic: number | null; qualified: number | null; advanced: number | null };
 
 type Env = Record<string, string | undefined>;
 
@@ -42,6 +56,32 @@ function integer(env: Env, name: string, fallback: number, min: number): number 
     throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function limit(env: Env, name: string, fallback: number | null): number | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined) return fallback;
+  if (raw === '' || raw.toLowerCase() === 'unlimited') return null;
+  return integer(env, name, 0, 0);
+}
+
+function geocoder(env: Env): string {
+  const raw = nonEmpty(env.PARAPH_GEOCODER_URL) ?? DEFAULT_GEOCODER_URL;
+  const url = new URL(raw.replace('{lat}', '0').replace('{lon}', '0'));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`PARAPH_GEOCODER_URL must be an http(s) URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+function origin(env: Env, name: string): string | null {
+  const raw = nonEmpty(env[name]);
+  if (raw === null) return null;
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${name} must be an http(s) origin, got "${raw}"`);
+  }
+  return url.origin;
 }
 
 export function loadConfig(env: Env): Config {
@@ -67,5 +107,12 @@ export function loadConfig(env: Env): Config {
     logLevel: nonEmpty(env.PARAPH_LOG_LEVEL) ?? 'info',
     appDir: path.resolve(nonEmpty(env.PARAPH_APP_DIR) ?? path.join(ROOT_DIR, 'dist')),
     trustProxy: (env.PARAPH_TRUST_PROXY ?? '0').trim() === '1',
+    signLimits: {
+      basic: limit(env, 'PARAPH_SIGN_LIMIT_BASIC', 10),
+      qualified: limit(env, 'PARAPH_SIGN_LIMIT_QUALIFIED', 100),
+      advanced: limit(env, 'PARAPH_SIGN_LIMIT_ADVANCED', null),
+    },
+    publicOrigin: origin(env, 'PARAPH_PUBLIC_ORIGIN'),
+    geocoderUrl: geocoder(env),
   };
 }

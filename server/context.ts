@@ -1,8 +1,10 @@
-// What every handler can reach: the database, the object store, the configuration, the clock and the log.
+// What every handler can reach: the database, the object store, the configuration, the clock, the log and
+// the signer that stamps and signs PDFs.
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
+import type { Signer } from './signing/signer.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 
 export type AppDeps = {
@@ -11,6 +13,7 @@ export type AppDeps = {
   config: Config;
   clock: () => Date;
   log: FastifyBaseLogger;
+  signer: Signer;
 };
 
 export type AuthUser = { id: string; email: string; fullName: string };

@@ -5,6 +5,8 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startImageWorker } from './images/worker.ts';
 import { autodeleteIntervalMs, startAutodeletion } from './jobs/autodeletion.ts';
+import { idpAutoconfirmOptions, startIdpAutoconfirm } from './jobs/idp-autoconfirm.ts';
+import { SIGNING_EXPIRY_INTERVAL_MS, startSigningExpiry } from './documents/signing-expiry.ts';
 import { DEMO_PASSWORD, seedDemo } from './seed.ts';
 
 const IMAGE_POLL_MS = 1000;
@@ -12,6 +14,7 @@ const IMAGE_POLL_MS = 1000;
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const autodeleteEveryMs = autodeleteIntervalMs(process.env);
+  const autoconfirm = idpAutoconfirmOptions(process.env);
   const app = await buildApp(config);
   if (config.demo) {
     const seed = await seedDemo(app.deps);
@@ -25,6 +28,8 @@ async function main(): Promise<void> {
   const port = address?.port ?? config.port;
   const worker = startImageWorker(app.deps, { pollMs: IMAGE_POLL_MS });
   const autodeletion = startAutodeletion(app.deps, { intervalMs: autodeleteEveryMs });
+  const signingExpiry = startSigningExpiry(app.deps, { intervalMs: SIGNING_EXPIRY_INTERVAL_MS });
+  const autoconfirmJob = autoconfirm === null ? null : startIdpAutoconfirm(app.deps, autoconfirm);
   console.log(`Paraph is running at http://localhost:${port}/app/`);
 
   let isStopping = false;
@@ -36,6 +41,8 @@ async function main(): Promise<void> {
       try {
         await worker.stop();
         await autodeletion.stop();
+        await signingExpiry.stop();
+        await autoconfirmJob?.stop();
         await app.close();
         process.exit(0);
       } catch (error) {

@@ -1,5 +1,6 @@
 // Demo data for a first start (PARAPH_DEMO != '0'): three people who know each other, a fourth who knows
-// nobody yet and has asked ada to connect, and a handful of documents in the states a visitor should see.
+// nobody yet and has asked ada to connect, a fifth at his plan's monthly sign limit, everyone's smart
+// cards, and a handful of documents in the states a visitor should see (one that cannot be signed).
 // Runs once: when ada@paraph.test exists, nothing happens.
 import { createHash, randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
@@ -11,6 +12,9 @@ import { invitePath, signUpPath } from './documents/sign-flow-notify.ts';
 import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { pairKey } from './handlers/connections.ts';
 import { queueRenderPages } from './images/worker.ts';
+import { insertSmartCard } from './documents/signing-cards.ts';
+import { SIGNED_ACTION } from './documents/signing-limits.ts';
+import type { SmartCardType } from './signing/smart-card-type.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
 
@@ -21,11 +25,42 @@ export const DEMO_ACCOUNTS = [
   // Not connected to anyone, so "add a connection by e-mail" can be tried on her; her request to ada
   // shows the Connections badge.
   { key: 'erin', email: 'erin@paraph.test', fullName: 'Erin Evans', initials: 'EE', countryCode: 'be' },
+  // On the free plan with this month's signatures used up ([5/6]): his confirmation ends in
+  // sign_limit_exceeded.
+  { key: 'frank', email: 'frank@paraph.test', fullName: 'Frank Fisher', initials: 'FF', countryCode: 'de' },
 ] as const;
 
 type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
 
 const CONNECTED: readonly DemoKey[] = ['ada', 'bob', 'carol'];
+
+// Smart cards ([5/6]): every demo account has at least two levels to choose from.
+const DEMO_CARDS: Record<DemoKey, readonly { smartCardType: SmartCardType; description: string }[]> = {
+  ada: [
+    { smartCardType: 'personal_level3', description: "Ada's ID card" },
+    { smartCardType: 'business_level4', description: 'Acme Ltd company card' },
+  ],
+  bob: [
+    { smartCardType: 'personal_level2', description: "Bob's ID card" },
+    { smartCardType: 'business_level3', description: 'Baker & Sons Bakery company card' },
+  ],
+  carol: [
+    { smartCardType: 'personal_level4', description: "Carol's qualified signature card" },
+    { smartCardType: 'personal_level1', description: "Carol's phone ID" },
+  ],
+  erin: [
+    { smartCardType: 'personal_level2', description: "Erin's ID card" },
+    { smartCardType: 'default', description: 'Paraph ID' },
+  ],
+  frank: [
+    { smartCardType: 'personal_level2', description: "Frank's ID card" },
+    { smartCardType: 'personal_level0', description: 'Paraph ID (unverified)' },
+  ],
+};
+
+// A PDF that uploads and renders but that the signer cannot prepare ([5/6]): a damaged object before
+// the pages makes pdf-lib's strict parse fail, so its signature ends in presign_error.
+const DAMAGED_TITLE = 'Scanned invoice';
 
 // `invitee` is someone without an account yet, invited by e-mail (DEMO_INVITEE_EMAIL).
 type DemoParticipant = {
@@ -102,6 +137,8 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     comment: 'Ada, does the timeline work for you?',
     participants: [reviewer('ada', 'pending'), signatory('bob', 'waiting')],
   },
+  { title: DAMAGED_TITLE, owner: 'ada', state: 'uploaded', pages: 1, ageDays: 0 },
+  { title: 'Expense report', owner: 'frank', state: 'uploaded', pages: 1, ageDays: 0 },
 ];
 
 const DAY_MS = 86_400_000;
@@ -148,6 +185,14 @@ async function demoPdf(title: string, owner: string, pages: number): Promise<Buf
   return Buffer.from(await doc.save());
 }
 
+// An unreadable object right after the header: lenient readers (the upload check, pdfjs) skip it.
+function damaged(pdf: Buffer): Buffer {
+  const text = pdf.toString('latin1');
+  const at = text.indexOf('\n', text.indexOf('%PDF-')) + 1;
+  const broken = '99 0 obj\n<< /Broken [ 1 2 >> ] >>\nendobj\n';
+  return Buffer.from(text.slice(0, at) + broken + text.slice(at), 'latin1');
+}
+
 function pairOrdered(a: string, b: string): [string, string] {
   return a < b ? [a, b] : [b, a];
 }
@@ -182,7 +227,8 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
     DEMO_DOCUMENTS.map(async (spec) => {
       const id = randomUUID();
       const key = `documents/${id}/original.pdf`;
-      const bytes = await demoPdf(spec.title, nameOf(spec.owner), spec.pages);
+      const made = await demoPdf(spec.title, nameOf(spec.owner), spec.pages);
+      const bytes = spec.title === DAMAGED_TITLE ? damaged(made) : made;
       await store.put(key, bytes, 'application/pdf');
       return { id, key, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
     }),
@@ -207,6 +253,22 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           last_seen_at: null,
         })
         .execute();
+    }
+    for (const account of DEMO_ACCOUNTS) {
+      for (const card of DEMO_CARDS[account.key]) {
+        await insertSmartCard(trx, { userId: idOf(account.key), ...card, now });
+      }
+    }
+    // Frank signed (and since deleted) as many documents this month as his plan allows: the audit
+    // entries the limit counts outlive the documents.
+    for (let n = 0; n < (deps.config.signLimits.basic ?? 0); n += 1) {
+      await recordAudit(trx, {
+        documentId: randomUUID(),
+        actorId: idOf('frank'),
+        action: SIGNED_ACTION,
+        at: now,
+        details: { demo: true },
+      });
     }
     for (let i = 0; i < CONNECTED.length; i += 1) {
       for (let j = i + 1; j < CONNECTED.length; j += 1) {

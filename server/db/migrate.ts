@@ -7,6 +7,7 @@ import { listIndexesMigration } from './migrations/0002_list_indexes.ts';
 import { invitesMigration } from './migrations/0003_invites.ts';
 import { connectionsMigration } from './migrations/0004_connections.ts';
 import { signaturePlacementsMigration } from './migrations/0005_signature_placements.ts';
+import { signingMigration } from './migrations/0006_signing.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -16,6 +17,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0003_invites': invitesMigration,
     '0004_connections': connectionsMigration,
     '0005_signature_placements': signaturePlacementsMigration,
+    '0006_signing': signingMigration,
   };
 }
 

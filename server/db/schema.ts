@@ -224,6 +224,43 @@ export type SignaturePlacementsTable = {
   left_fraction: string;
 };
 
+// Migration 0006 ([5/6]): the smart cards a user signs with, and document versions: one request to sign,
+// from `pending` (awaiting the identity app) through `signing` (confirmed; the signature is being applied)
+// to an answer. `participant_id` is null for the owner's own signature of a document without a flow.
+export type SmartCardsTable = {
+  id: string;
+  user_id: string;
+  smart_card_type: string;
+  description: string;
+  created_at: string;
+};
+
+export type DocumentVersionState =
+  'pending' | 'signing' | 'signed' | 'sign_limit_exceeded' | 'presign_error' | 'denied' | 'cancelled';
+
+export type DocumentVersionsTable = {
+  id: string;
+  document_id: string;
+  user_id: string;
+  participant_id: string | null;
+  smart_card_id: string;
+  smart_card_type: string;
+  location: string;
+  reason: string;
+  sign_page_number: number | null;
+  page_number: number | null;
+  top_fraction: string | null;
+  left_fraction: string | null;
+  state: DocumentVersionState;
+  file_key: string | null;
+  sha256_before: string | null;
+  sha256_after: string | null;
+  created_at: string;
+  answered_at: string | null;
+  expires_at: string;
+  notified_at: string | null;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +284,8 @@ export type Database = {
   sign_group_members: SignGroupMembersTable;
   rate_limit_events: RateLimitEventsTable;
   signature_placements: SignaturePlacementsTable;
+  smart_cards: SmartCardsTable;
+  document_versions: DocumentVersionsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -257,3 +296,5 @@ export type SignFlowRow = Selectable<SignFlowsTable>;
 export type ParticipantRow = Selectable<SignFlowParticipantsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type PlacementRow = Selectable<SignaturePlacementsTable>;
+export type SmartCardRow = Selectable<SmartCardsTable>;
+export type DocumentVersionRow = Selectable<DocumentVersionsTable>;

@@ -136,7 +136,8 @@ export function documentPermissions(input: {
 
   return {
     isOwner,
-    currentUserCanSign: canAny('sign.begin'),
+    // A signatory whose turn it is, or the owner signing a document without a flow ([5/6]).
+    currentUserCanSign: canAny('sign.begin') || (isOwner && canApply(record, { type: 'solo.begin' })),
     currentUserSigned: mine.some(
       (participant) => participant.role === 'signatory' && participant.state === 'signed',
     ),
@@ -169,8 +170,13 @@ export function isInCategory(
   switch (category) {
     case 'active':
       return true;
+    // The owner may sign a document without a flow, but that is not a flow waiting for them: it stays
+    // in `uploaded` (the SQL's to_do reads participant rows only).
     case 'to_do':
-      return permissions.currentUserCanReview || permissions.currentUserCanSign;
+      return (
+        IN_PROGRESS_STATES.includes(state) &&
+        (permissions.currentUserCanReview || permissions.currentUserCanSign)
+      );
     case 'in_progress':
       return (
         IN_PROGRESS_STATES.includes(state) &&

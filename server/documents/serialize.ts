@@ -3,6 +3,7 @@
 import type { AppDeps, AuthUser } from '../context.ts';
 import type { DocumentRow, ParticipantRow, SignFlowRow } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import { SMART_CARD_TYPES } from '../signing/smart-card-type.ts';
 import { visibleToViewer } from './list-query.ts';
 import { documentPermissions, type DocumentPermissions } from './permissions.ts';
 
@@ -31,7 +32,7 @@ export type DocumentAttributes = DocumentPermissions & {
   publicImagesFileUrls: string[];
   pdfUrl: string | null;
   pdfDownloadUrl: string | null;
-  smartCardType: string | null;
+  smartCardType: (typeof SMART_CARD_TYPES)[number] | null;
 };
 
 export type DocumentResource = {
@@ -61,6 +62,8 @@ type Related = {
   participants: Map<string, RelatedParticipant[]>;
   archived: Set<string>;
   pages: Map<string, string[]>;
+  // The level of the last signature of each signed document ([5/6]).
+  cardTypes: Map<string, string>;
 };
 
 // What the caller already knows about the rows: a list of one category holds only archived documents
@@ -79,14 +82,16 @@ async function loadRelated(
     participants: new Map(),
     archived: new Set(),
     pages: new Map(),
+    cardTypes: new Map(),
   };
   if (rows.length === 0) return related;
   const { db } = deps;
   const documentIds = rows.map((row) => row.id);
   const ownerIds = [...new Set(rows.map((row) => row.owner_id))];
   const readyIds = rows.filter((row) => row.images_state === 'ready').map((row) => row.id);
+  const signedIds = rows.filter((row) => row.state === 'signed').map((row) => row.id);
 
-  const [owners, flows, participants, archivedIds, pages] = await Promise.all([
+  const [owners, flows, participants, archivedIds, pages, versions] = await Promise.all([
     db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
     db.selectFrom('sign_flows').selectAll().where('document_id', 'in', documentIds).execute(),
     // Through the flows in the same round trip, rather than after them.
@@ -121,7 +126,19 @@ async function loadRelated(
           .orderBy('document_id')
           .orderBy('page_number')
           .execute(),
+    signedIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('document_versions')
+          .select(['document_id', 'smart_card_type'])
+          .where('document_id', 'in', signedIds)
+          .where('state', '=', 'signed')
+          .orderBy('answered_at')
+          .orderBy('id')
+          .execute(),
   ]);
+  // In answer order, so the last one written is the last signature.
+  for (const version of versions) related.cardTypes.set(version.document_id, version.smart_card_type);
   for (const owner of owners) related.owners.set(owner.id, owner);
   for (const flow of flows) related.flows.set(flow.document_id, flow);
   for (const documentId of archivedIds) related.archived.add(documentId);
@@ -209,7 +226,9 @@ async function toResource(
       publicImagesFileUrls,
       pdfUrl,
       pdfDownloadUrl,
-      smartCardType: null,
+      smartCardType: isSigned
+        ? (SMART_CARD_TYPES.find((type) => type === related.cardTypes.get(row.id)) ?? null)
+        : null,
       ...permissions,
     },
   };

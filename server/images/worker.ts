@@ -166,7 +166,7 @@ async function fail(deps: AppDeps, job: JobRow, error: unknown): Promise<void> {
 async function processJob(deps: AppDeps, job: JobRow): Promise<void> {
   const document = await deps.db
     .selectFrom('documents')
-    .select(['id', 'file_key'])
+    .select(['id', 'file_key', 'signed_file_key'])
     .where('id', '=', job.document_id)
     .executeTakeFirst();
   if (document === undefined) {
@@ -180,7 +180,8 @@ async function processJob(deps: AppDeps, job: JobRow): Promise<void> {
   }
   const pages: Array<{ pageNumber: number; width: number; height: number }> = [];
   try {
-    const pdf = await deps.store.getBuffer(document.file_key);
+    // After a signature the images show the signed file, stamps included ([5/6]).
+    const pdf = await deps.store.getBuffer(document.signed_file_key ?? document.file_key);
     for await (const page of renderPages(pdf)) {
       await deps.store.put(pageImageKey(document.id, page.pageNumber), page.png, 'image/png');
       pages.push({ pageNumber: page.pageNumber, width: page.width, height: page.height });

@@ -11,6 +11,7 @@ import { checkSignInRateLimit, recordSignInAttempt } from '../auth/rate-limit.ts
 import { createSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../auth/tokens.ts';
 import { actionDb } from '../documents/access.ts';
 import { invitePath } from '../documents/sign-flow-notify.ts';
+import { issueDefaultSmartCard } from '../documents/signing-cards.ts';
 import { claimInvitations } from '../handlers/connection-requests.ts';
 import { isUniqueViolation } from '../handlers/connections.ts';
 import { escapeHtml } from './html.ts';
@@ -208,6 +209,7 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
     await recordSignInAttempt(deps.db, { email, ip: req.ip, succeeded: true, at: now });
     // Connection requests sent to this address become ordinary requests now that the account exists.
     await claimInvitations(deps.db, { id: userId, email, fullName });
+    await issueDefaultSmartCard(deps.db, userId, now);
     const session = await createSession(deps.db, userId, now);
     reply.setCookie(SESSION_COOKIE, session.cookieValue, {
       httpOnly: true,

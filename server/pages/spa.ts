@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from './html.ts';
 
 const LONG_CACHE = 'public, max-age=31536000, immutable';
 const SHORT_CACHE = 'public, max-age=3600';
@@ -16,7 +17,22 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-export async function registerSpa(app: FastifyInstance, appDir: string): Promise<void> {
+export type SpaSettings = {
+  // Read by the app from its page at run time (src/services/geolocation.ts), so one build serves any setup.
+  geocoderUrl: string;
+};
+
+// The page with the server's run-time settings in meta tags, right after <head>.
+function withSettings(html: string, settings: SpaSettings): string {
+  const meta = `<meta name="paraph:geocoder-url" content="${escapeHtml(settings.geocoderUrl)}" />`;
+  return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`);
+}
+
+export async function registerSpa(
+  app: FastifyInstance,
+  appDir: string,
+  settings: SpaSettings,
+): Promise<void> {
   const root = path.resolve(appDir);
   // serve: false and no root: only reply.sendFile is wanted, with the root given on each call, so a
   // missing dist/ (not built yet) is answered below instead of failing start-up.
@@ -37,13 +53,14 @@ export async function registerSpa(app: FastifyInstance, appDir: string): Promise
     const resolved = path.resolve(root, wanted);
     const insideRoot = resolved.startsWith(root + path.sep);
     const isDotPath = wanted.split('/').some((segment) => segment.startsWith('.'));
-    if (wanted !== '' && insideRoot && !isDotPath && (await isFile(resolved))) {
+    if (wanted !== '' && wanted !== 'index.html' && insideRoot && !isDotPath && (await isFile(resolved))) {
       const relative = path.relative(root, resolved);
       const isHashedAsset = relative.startsWith(`assets${path.sep}`);
       reply.header('cache-control', isHashedAsset ? LONG_CACHE : SHORT_CACHE);
       return reply.sendFile(relative, root, { cacheControl: false });
     }
     reply.header('cache-control', 'no-store');
-    return reply.type('text/html; charset=utf-8').sendFile('index.html', root, { cacheControl: false });
+    const html = await fs.readFile(path.join(root, 'index.html'), 'utf8');
+    return reply.type('text/html; charset=utf-8').send(withSettings(html, settings));
   });
 }

@@ -189,14 +189,15 @@ describe('document categories and permission flags', () => {
     }
   });
 
-  it('gives the owner of an uploaded document: create sign flow, archive and delete', async () => {
+  it('gives the owner of an uploaded document: create sign flow, sign it alone, archive and delete', async () => {
     const { body } = await listNames('uploaded');
     expect(body.data[0]?.attributes).toMatchObject({
       isOwner: true,
       currentUserCanCreateSignFlow: true,
       currentUserCanArchive: true,
       currentUserCanDelete: true,
-      currentUserCanSign: false,
+      // [5/6]: the owner may sign a document without a flow themself.
+      currentUserCanSign: true,
       currentUserCanReview: false,
       currentUserCanEditSignFlow: false,
       currentUserCanCancel: false,

@@ -242,7 +242,8 @@ describe('document lists and details', () => {
       currentUserCanCreateSignFlow: true,
       currentUserCanArchive: true,
       currentUserCanDelete: true,
-      currentUserCanSign: false,
+      // The owner may sign a document without a flow themself ([5/6]).
+      currentUserCanSign: true,
       currentUserArchived: false,
     });
     const pdfUrl = String(pendingBody.data.attributes.pdfUrl);

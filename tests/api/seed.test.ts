@@ -33,7 +33,7 @@ describe('demo data', () => {
     return toCount(row.n);
   }
 
-  it('creates three connected accounts, a fourth who knows nobody, and six real documents, once', async () => {
+  it('creates three connected accounts, two who know nobody, and eight real documents, once', async () => {
     const first = await seedDemo(t.deps);
     expect(first.seeded).toBe(true);
     expect(first.accounts.map((account) => account.email)).toEqual([
@@ -41,16 +41,17 @@ describe('demo data', () => {
       'bob@paraph.test',
       'carol@paraph.test',
       'erin@paraph.test',
+      'frank@paraph.test',
     ]);
-    expect(await count('users')).toBe(4);
+    expect(await count('users')).toBe(5);
     expect(await count('connections')).toBe(3);
-    expect(await count('documents')).toBe(6);
-    expect(await count('jobs')).toBe(6);
+    expect(await count('documents')).toBe(8);
+    expect(await count('jobs')).toBe(8);
 
     const second = await seedDemo(t.deps);
     expect(second.seeded).toBe(false);
-    expect(await count('users')).toBe(4);
-    expect(await count('documents')).toBe(6);
+    expect(await count('users')).toBe(5);
+    expect(await count('documents')).toBe(8);
 
     const token = await t.signIn('ada@paraph.test', DEMO_PASSWORD);
     const before = (
@@ -63,7 +64,7 @@ describe('demo data', () => {
     expect(before.data.every((doc) => doc.attributes.processing)).toBe(true);
 
     // The files are real PDFs: the page worker renders every one of them.
-    expect(await runPendingImageJobs(t.deps)).toBe(6);
+    expect(await runPendingImageJobs(t.deps)).toBe(8);
     const after = (
       await t.app.inject({ url: '/api/documents/active', headers: bearer(token) })
     ).json<ListBody>();

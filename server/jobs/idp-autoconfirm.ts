@@ -1,0 +1,102 @@
+// PARAPH_IDP_AUTOCONFIRM=1 (demos): the identity app "confirms" every pending signature by itself once it
+// is PARAPH_IDP_AUTOCONFIRM_DELAY_MS old (default 3 s), as if the signer had pressed Confirm. Off by
+// default: a real signature needs the person. Each version is confirmed as its own signer through the
+// same confirmDocumentVersion as the /idp/ page; when several instances run the job, the pipeline's lock
+// makes every confirmation after the first answer already_answered, so each version is answered once.
+import type { AppDeps } from '../context.ts';
+import { confirmDocumentVersion } from '../documents/signing-confirm.ts';
+
+export const DEFAULT_AUTOCONFIRM_DELAY_MS = 3000;
+const MAX_POLL_MS = 1000;
+const BATCH = 20;
+export const AUTOCONFIRM_USER_AGENT = 'Paraph ID (PARAPH_IDP_AUTOCONFIRM)';
+
+export type AutoconfirmOptions = { delayMs: number; intervalMs: number };
+
+/** Null when the job is off. */
+export function idpAutoconfirmOptions(env: Record<string, string | undefined>): AutoconfirmOptions | null {
+  if ((env.PARAPH_IDP_AUTOCONFIRM ?? '0').trim() !== '1') return null;
+  const raw = env.PARAPH_IDP_AUTOCONFIRM_DELAY_MS?.trim();
+  let delayMs = DEFAULT_AUTOCONFIRM_DELAY_MS;
+  if (raw !== undefined && raw !== '') {
+    delayMs = Number(raw);
+    if (!Number.isInteger(delayMs) || delayMs < 0) {
+      throw new Error(`PARAPH_IDP_AUTOCONFIRM_DELAY_MS must be an integer >= 0, got "${raw}"`);
+    }
+  }
+  return { delayMs, intervalMs: Math.max(100, Math.min(MAX_POLL_MS, delayMs)) };
+}
+
+/**
+ * Confirms the pending versions at least `delayMs` old; answers how many it answered (signed or not).
+ * A version whose confirmation threw is put in `failed` and not tried again by this job, so a few broken
+ * ones never hold up the batch (the signer can still answer it in /idp/).
+ */
+export async function runIdpAutoconfirm(
+  deps: AppDeps,
+  options: { delayMs: number; failed?: Set<string> },
+): Promise<number> {
+  const failed = options.failed ?? new Set<string>();
+  const before = new Date(deps.clock().getTime() - options.delayMs).toISOString();
+  let query = deps.db
+    .selectFrom('document_versions')
+    .select(['id', 'user_id'])
+    .where('state', '=', 'pending')
+    .where('created_at', '<=', before);
+  if (failed.size > 0) query = query.where('id', 'not in', [...failed]);
+  const due = await query.orderBy('created_at').orderBy('id').limit(BATCH).execute();
+  let answered = 0;
+  for (const version of due) {
+    try {
+      const { outcome } = await confirmDocumentVersion(deps, {
+        versionId: version.id,
+        userId: version.user_id,
+        ip: null,
+        userAgent: AUTOCONFIRM_USER_AGENT,
+      });
+      if (outcome !== 'already_answered') answered += 1;
+    } catch (error) {
+      failed.add(version.id);
+      deps.log.error(
+        { versionId: version.id, error: error instanceof Error ? error.message : String(error) },
+        'auto-confirmation failed',
+      );
+    }
+  }
+  return answered;
+}
+
+export type IdpAutoconfirmJob = { stop(): Promise<void> };
+
+export function startIdpAutoconfirm(deps: AppDeps, options: AutoconfirmOptions): IdpAutoconfirmJob {
+  let isStopped = false;
+  let running: Promise<void> | null = null;
+  const failed = new Set<string>();
+  const tick = (): void => {
+    if (isStopped || running !== null) return;
+    running = runIdpAutoconfirm(deps, { delayMs: options.delayMs, failed })
+      .then(
+        (count) => {
+          if (count > 0) deps.log.info({ count }, 'signatures auto-confirmed');
+        },
+        (error: unknown) => {
+          deps.log.error(
+            { error: error instanceof Error ? error.message : String(error) },
+            'auto-confirmation failed',
+          );
+        },
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs);
+  timer.unref();
+  return {
+    async stop(): Promise<void> {
+      isStopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
