@@ -52,7 +52,21 @@ import {
   SAMPLE_EXISTING_FLOW,
 } from './samples';
 import { sessionMachine, type SessionEvent, type SessionInput } from './session.machine';
+import { signConfirmationMachine } from './sign-confirmation.machine';
+import { signingMachine } from './signing.machine';
+import {
+  SIGN_CONFIRMATION_EVENTS,
+  SIGN_CONFIRMATION_INPUTS,
+  SIGNING_EVENTS,
+  SIGNING_INPUTS,
+} from './signing-events';
 import { uploadMachine, type UploadEvent } from './upload.machine';
+import { settingsMachine, type SettingsEvent } from './settings.machine';
+import {
+  auditTrailDownloadMachine,
+  type AuditTrailDownloadEvent,
+  type AuditTrailDownloadInput,
+} from './audit-trail-download.machine';
 
 export type MachineEntry = {
   machine: AnyStateMachine;
@@ -418,7 +432,8 @@ const SIGNATORY_MEMBERS = [
   { id: 's2', role: 'signatory', position: 2 },
 ] as const;
 
-// Two flows (ordered with two reviewers; standard, one signature of two) and the edits each allows.
+// Two flows (ordered with two reviewers; standard, one signature of two) and the edits each allows, and
+// the owner signing alone.
 export const DOCUMENT_LIFECYCLE_EVENTS = [
   { type: 'flow.start', flow: ORDERED_FLOW, participants: [...REVIEWED_MEMBERS] },
   {
@@ -448,6 +463,10 @@ export const DOCUMENT_LIFECYCLE_EVENTS = [
   { type: 'flow.refuse', participantId: 's2' },
   { type: 'flow.cancel' },
   { type: 'flow.fail' },
+  // The owner's own signature of a document without a flow ([5/6]).
+  { type: 'solo.begin' },
+  { type: 'solo.complete' },
+  { type: 'solo.abort' },
 ] as const satisfies readonly LifecycleEvent[];
 
 const BOB_PERSON = { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder' };
@@ -525,6 +544,30 @@ export const PARTICIPANT_SEARCH_INPUTS = [
   { sources: SEARCH_SOURCES },
 ] as const satisfies readonly ParticipantSearchInput[];
 
+export const SETTINGS_EVENTS = [
+  { type: 'locale.changed', locale: 'fr' },
+  { type: 'location.changed', location: '  Amsterdam  ' },
+  { type: 'location.changed', location: 'x'.repeat(129) },
+  { type: 'settings.save' },
+  { type: 'settings.cancel' },
+  { type: 'settings.retry' },
+  done('loadSettings', { locale: 'es', location: 'Leiden' }),
+  failed('loadSettings', OFFLINE),
+  done('saveSettings', { locale: 'fr', location: 'Amsterdam' }),
+  failed('saveSettings', SERVER_ERROR),
+] as const satisfies readonly (SettingsEvent | InternalEvent)[];
+
+export const AUDIT_TRAIL_DOWNLOAD_EVENTS = [
+  { type: 'download.request' },
+  { type: 'message.dismiss' },
+  done('fetchAuditTrail', new Blob(['%PDF-1.7'], { type: 'application/pdf' })),
+  failed('fetchAuditTrail', OFFLINE),
+] as const satisfies readonly (AuditTrailDownloadEvent | InternalEvent)[];
+
+export const AUDIT_TRAIL_DOWNLOAD_INPUTS = [
+  { documentId: 'd1', originalFilename: 'Supplier agreement.pdf' },
+] as const satisfies readonly AuditTrailDownloadInput[];
+
 export const MACHINES = {
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
   modal: { machine: modalMachine, events: MODAL_EVENTS },
@@ -537,6 +580,12 @@ export const MACHINES = {
   document: { machine: documentMachine, events: DOCUMENT_EVENTS, inputs: DOCUMENT_INPUTS },
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
   'sign-groups': { machine: signGroupsMachine, events: SIGN_GROUPS_EVENTS },
+  settings: { machine: settingsMachine, events: SETTINGS_EVENTS },
+  'audit-trail-download': {
+    machine: auditTrailDownloadMachine,
+    events: AUDIT_TRAIL_DOWNLOAD_EVENTS,
+    inputs: AUDIT_TRAIL_DOWNLOAD_INPUTS,
+  },
   'document-details': {
     machine: documentDetailsMachine,
     events: DOCUMENT_DETAILS_EVENTS,
@@ -560,6 +609,12 @@ export const MACHINES = {
     events: SIGNATURE_PLACEMENT_EVENTS,
     inputs: SIGNATURE_PLACEMENT_INPUTS,
   },
+  signing: { machine: signingMachine, events: SIGNING_EVENTS, inputs: SIGNING_INPUTS },
+  'sign-confirmation': {
+    machine: signConfirmationMachine,
+    events: SIGN_CONFIRMATION_EVENTS,
+    inputs: SIGN_CONFIRMATION_INPUTS,
+  },
 } satisfies Record<string, MachineEntry>;
 
 export type MachineName = keyof typeof MACHINES;
@@ -567,10 +622,12 @@ export type MachineName = keyof typeof MACHINES;
 export { documentListMachine, documentMachine, modalMachine, sessionMachine, uploadMachine };
 export { connectionsMachine, signGroupsMachine };
 export { signaturePlacementMachine };
+export { signConfirmationMachine, signingMachine };
 export { documentActionsMachine };
 export { documentLifecycleMachine };
 export { documentDetailsMachine, downloadMachine };
 export { participantSearchMachine, signFlowFormMachine };
+export { auditTrailDownloadMachine, settingsMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type {
   ConnectedProfile,

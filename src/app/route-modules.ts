@@ -9,3 +9,11 @@ export const loadDocumentScreen = loader(() =>
     import('./compose-details'),
   ]),
 );
+
+export const loadSettingsScreen = loader(() =>
+  Promise.all([import('../views/settings/settings-page'), import('./compose-settings')]),
+);
+
+export const loadSignScreen = loader(() =>
+  Promise.all([import('../views/sign/sign-screen'), import('./compose-signing')]),
+);

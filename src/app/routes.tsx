@@ -8,12 +8,13 @@ import { Shell } from '../views/shell/shell';
 import { categoryOfSlug } from '../views/documents/categories';
 import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
+import type { SignPage } from '../views/sign/sign-screen';
 import { documentListLogic } from './compose';
 import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
 import { SessionContext } from './session';
-import { loadDocumentScreen } from './route-modules';
+import { loadDocumentScreen, loadSettingsScreen, loadSignScreen } from './route-modules';
 import { preloadedLazy } from '../views/preloaded-lazy';
 
 const LoginPage = lazy(() => import('../views/login/login-page').then((m) => ({ default: m.LoginPage })));
@@ -104,6 +105,43 @@ const SignFlowScreen = lazy(async () => {
     },
   };
 });
+// The settings screen and its machine, composed with the session (a save refreshes the profile).
+const SettingsScreen = lazy(async () => {
+  const [page, compose] = await loadSettingsScreen();
+  return {
+    default: function SettingsWithLogic() {
+      const session = SessionContext.useActorRef();
+      const logic = useMemo(() => compose.composeSettings(session), [session]);
+      return <page.SettingsPage logic={logic} />;
+    },
+  };
+});
+// The sign screen, its placement page and its preview share one layout (one signing actor). The profile
+// gives the signer's address (their place in a flow) and the settings' default location; the
+// placement editor is the sign flows' one.
+const SignScreen = lazy(async () => {
+  const [screen, compose] = await loadSignScreen();
+  return {
+    default: function SignScreenWithLogic(props: { documentId: string; page: SignPage }) {
+      const profile = SessionContext.useSelector((snapshot) => snapshot.context.profile);
+      const self = useMemo(
+        () => ({ emailAddress: profile?.emailAddress ?? '', fullName: profile?.fullName || null }),
+        [profile],
+      );
+      // The session's profile type leaves the settings out; the API sends `location` with it.
+      const location: unknown = profile && 'location' in profile ? profile.location : '';
+      return (
+        <screen.SignScreen
+          {...props}
+          logic={compose.signingLogic}
+          self={self}
+          defaultLocation={typeof location === 'string' ? location : ''}
+          PlacementPage={SignaturePlacementPage}
+        />
+      );
+    },
+  };
+});
 const InvitePage = lazy(async () => {
   const [page, service] = await Promise.all([
     import('../views/signflow/invite-page'),
@@ -123,6 +161,14 @@ function SignFlowRoute(params: { mode?: string; id?: string; page?: string }) {
   return (
     <SignFlowScreen key={`${mode}:${id}`} mode={mode} documentId={id} page={page ? 'signatures' : 'form'} />
   );
+}
+
+function SignRoute({ id, page }: { id?: string; page?: string }) {
+  if (!id || (page !== undefined && page !== 'signature' && page !== 'signature-preview')) {
+    return <Redirect to="/documents" replace />;
+  }
+  // One element for the form and its two pages, so the signing actor lives across them.
+  return <SignScreen key={id} documentId={id} page={page ?? 'form'} />;
 }
 
 function Loading() {
@@ -192,11 +238,15 @@ export function AppRoutes() {
             <Route path="/document/:id">{(params) => <DocumentRoute id={params.id} mode="full" />}</Route>
             <Route path="/download/:id">{(params) => <DownloadPage key={params.id} id={params.id} />}</Route>
             <Route path="/signflow/:mode/:id/:page?">{(params) => <SignFlowRoute {...params} />}</Route>
+            <Route path="/sign/:id/:page?">{(params) => <SignRoute {...params} />}</Route>
             <Route path="/invites/:inviteId">
               {(params) => <InvitePage key={params.inviteId} inviteId={params.inviteId} />}
             </Route>
             <Route path="/signflowmember/invite/:inviteId">
               {(params) => <InvitePage key={params.inviteId} inviteId={params.inviteId} />}
+            </Route>
+            <Route path="/settings">
+              <SettingsScreen />
             </Route>
             <Route path="/connections">
               <Redirect to="/connections/users" replace />

@@ -17,6 +17,7 @@ import {
   DismissCircle20Regular,
   Edit20Regular,
   Open20Regular,
+  PenSparkle20Regular,
   Signature20Regular,
 } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -27,11 +28,13 @@ import type { Participant, documentDetailsMachine } from '../../../machines/docu
 import { rowActionsOf } from '../../../machines/document-actions-rules';
 import type { DocumentResource } from '../../../machines/types';
 import { actorOptions } from '../../app/inspect';
+import { auditTrailDownloadLogic } from '../../app/compose-audit-trail';
 import { ModalContext } from '../../app/modal-context';
 import { onListRefresh } from '../../services/list-events';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
 import { formatDateTime, truncateName } from '../format';
+import { AuditTrailButton } from './audit-trail-button';
 import { useOwnerText, useStatusText } from './document-text';
 import { requestAction } from './row-actions';
 
@@ -195,12 +198,24 @@ function FlowActions({ document, variant }: { document: DocumentResource; varian
   const modal = useContext(ModalContext);
   const { attributes } = document;
   const canCancel = modal !== null && rowActionsOf(attributes).includes('cancelSignFlow');
-  if (!attributes.currentUserCanCreateSignFlow && !attributes.currentUserCanEditSignFlow && !canCancel) {
+  if (
+    !attributes.currentUserCanSign &&
+    !attributes.currentUserCanCreateSignFlow &&
+    !attributes.currentUserCanEditSignFlow &&
+    !canCancel
+  ) {
     return null;
   }
   const id = encodeURIComponent(document.id);
   return (
     <div className={styles.flowActions}>
+      {attributes.currentUserCanSign && (
+        <Link href={`/sign/${id}`} asChild>
+          <Button as="a" appearance="primary" className={styles.button} icon={<PenSparkle20Regular />}>
+            {intl.formatMessage({ id: 'documents.sign.start' })}
+          </Button>
+        </Link>
+      )}
       {attributes.currentUserCanCreateSignFlow && (
         <Link href={`/signflow/new/${id}`} asChild>
           <Button
@@ -284,6 +299,12 @@ function OneDocument({ details, variant }: { details: DetailsActor; variant: Det
       </dl>
       <FlowActions document={document} variant={variant} />
       {attributes.isSignFlow && <Participants details={details} />}
+      <AuditTrailButton
+        key={document.id}
+        logic={auditTrailDownloadLogic}
+        documentId={document.id}
+        originalFilename={attributes.originalFilename}
+      />
       {variant === 'list' && (
         <>
           <Link href={`/document/${document.id}`} asChild>

@@ -1,10 +1,11 @@
 // The profile's menu (spec 000 §2 "Shell"): a disclosure button showing the user's initials and name
-// that reveals the menu's actions. Settings joins Log out in a later issue. A disclosure rather than
+// that reveals the menu's actions: Settings and Log out. A disclosure rather than
 // a popup menu keeps the positioning engine off the first screen's bundle.
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { SignOut20Regular } from '@fluentui/react-icons';
+import { Settings20Regular, SignOut20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
+import { Link } from 'wouter';
 import { SessionContext } from '../../app/session';
 
 const useStyles = makeStyles({
@@ -82,6 +83,19 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
       </Button>
       {isOpen && (
         <ul id={panelId} className={mergeClasses(styles.panel, compact && styles.floating)}>
+          <li>
+            <Link href="/settings" asChild>
+              <Button
+                as="a"
+                appearance="subtle"
+                className={styles.item}
+                icon={<Settings20Regular />}
+                onClick={() => setOpen(false)}
+              >
+                {intl.formatMessage({ id: 'settings.menuLink' })}
+              </Button>
+            </Link>
+          </li>
           <li>
             <Button
               appearance="subtle"

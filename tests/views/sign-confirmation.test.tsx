@@ -1,0 +1,87 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { sampleFlowSigning } from '../../machines/signing-samples';
+import type { DocumentVersionState } from '../../machines/signing-rules';
+import { flush } from '../machines/support';
+import { findOpenDialog } from './render';
+import { PENDING, renderSignScreen } from './sign-render';
+
+async function openConfirmation() {
+  const rendered = renderSignScreen({ data: sampleFlowSigning() });
+  await rendered.user.click(await screen.findByRole('button', { name: 'Continue' }));
+  const dialog = await findOpenDialog('Confirm your signature');
+  const answer = async (state: DocumentVersionState) => {
+    await act(async () => {
+      rendered.versions.last().result.resolve(state);
+      await flush();
+    });
+  };
+  return { ...rendered, dialog, answer };
+}
+
+describe('sign confirmation dialog', () => {
+  it('shows the link of the identity app and a QR code of it while it waits', async () => {
+    const { dialog } = await openConfirmation();
+    const view = within(dialog);
+    expect(view.getByRole('link', { name: /Open the identity app/ }).getAttribute('href')).toBe(
+      PENDING.confirmationUrl,
+    );
+    expect(view.getByText('Waiting for your confirmation…')).toBeTruthy();
+    expect(view.getByText(/You can still confirm in the identity app/)).toBeTruthy();
+    // The code arrives lazily; when its fallback is swapped, jsdom's focus manager may mark the dialog
+    // hidden (see findOpenDialog), which a browser does not: the code is looked up regardless.
+    const qr = await view.findByRole('img', {
+      hidden: true,
+      name: 'QR code of the link to the identity app',
+    });
+    expect(qr.querySelectorAll('rect').length).toBeGreaterThan(10);
+  });
+
+  it('resends the confirmation, and disables the button meanwhile', async () => {
+    const { dialog, user, resend } = await openConfirmation();
+    const button = within(dialog).getByRole('button', { name: 'Resend Confirmation' });
+    await user.click(button);
+    expect(resend.last().input).toEqual({ versionId: 'v1' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    await act(async () => {
+      resend.last().result.reject({ code: 'network' });
+      await flush();
+    });
+    expect(within(dialog).getByText('The confirmation could not be sent again.')).toBeTruthy();
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('says the signature is confirmed, and opens the document on close', async () => {
+    const { dialog, user, answer, goToDocument } = await openConfirmation();
+    await answer('signed');
+    expect(await within(dialog).findByText('Your signature has been confirmed.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Open the document' }));
+    expect(goToDocument).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    [
+      'sign_limit_exceeded',
+      'You have reached the maximum number of signatures within your current plan. Please check your account plan.',
+    ],
+    [
+      'presign_error',
+      'The document could not be prepared for signing. Please validate the PDF, correct it and upload it again.',
+    ],
+    ['denied', 'The signature was denied or cancelled in the identity app.'],
+  ] as const)('a %s version says so, and goes back to the form with the input', async (state, text) => {
+    const { dialog, user, answer, goToDocument } = await openConfirmation();
+    await answer(state);
+    expect(await within(dialog).findByText(text)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Back to the form' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('London');
+    expect(goToDocument).not.toHaveBeenCalled();
+  });
+
+  it('closing while it waits goes to the document page', async () => {
+    const { dialog, user, goToDocument } = await openConfirmation();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(goToDocument).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,178 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { sampleDocument } from '../../machines/samples';
+import { sampleFlowSigning, sampleOwnSigning } from '../../machines/signing-samples';
+import { SignRefusal } from '../../src/services/signing';
+import { ApiError } from '../../src/api/errors';
+import { renderSignScreen } from './sign-render';
+
+describe('sign screen: the form', () => {
+  it('shows the document, the cards with the first one chosen, and the default location', async () => {
+    renderSignScreen();
+    await screen.findByRole('heading', { name: 'Sign the document' });
+    const block = screen.getByText('d1.pdf').closest('dl');
+    expect(block).not.toBeNull();
+    const details = within(block as HTMLElement);
+    expect(details.getByText('d1.pdf')).toBeTruthy();
+    expect(details.getByText('Ada Lovelace (you)')).toBeTruthy();
+    expect(details.getByText('12 KB')).toBeTruthy();
+    expect(details.getByText('Jan 1 2030, 09:00', { exact: false })).toBeTruthy();
+    const first = screen.getByRole('radio', { name: /personal ID card Personal, level 2/ });
+    expect((first as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('radio', { name: /Business, level 4/ })).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('London');
+  });
+
+  it('cuts a long card description at 35 characters and keeps it whole in the title', async () => {
+    renderSignScreen();
+    const cut = await screen.findByText('Analytical Engines Ltd. qualified c…');
+    expect(cut.closest('[title]')?.getAttribute('title')).toBe(
+      'Analytical Engines Ltd. qualified company seal',
+    );
+  });
+
+  it('names the owner when it is someone else', async () => {
+    renderSignScreen({ data: sampleFlowSigning() });
+    expect(await screen.findByText('Bob Builder')).toBeTruthy();
+    expect(screen.queryByText(/\(you\)/)).toBeNull();
+  });
+
+  it('says what is wrong with the location once the user tries to continue', async () => {
+    const { user, signDocument } = renderSignScreen({ data: sampleFlowSigning(), defaultLocation: '' });
+    const location = await screen.findByRole('textbox', { name: /Location/ });
+    expect(screen.queryByText('A location must be filled in.')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('A location must be filled in.')).toBeTruthy();
+    await user.type(location, 'M');
+    expect(await screen.findByText('The location must be at least two characters long.')).toBeTruthy();
+    expect(signDocument).not.toHaveBeenCalled();
+  });
+
+  it('says a reason over 128 characters is too long, and does not send it', async () => {
+    const { user, signDocument } = renderSignScreen({ data: sampleFlowSigning() });
+    const reason = await screen.findByRole('textbox', { name: /Reason/ });
+    await user.click(reason);
+    await user.paste('r'.repeat(129));
+    expect(await screen.findByText('The reason must be shorter than 128 characters.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(signDocument).not.toHaveBeenCalled();
+  });
+
+  it('asks the owner to place the signature before proceeding', async () => {
+    const { user, signDocument } = renderSignScreen();
+    await screen.findByRole('radio', { name: 'On a page, where I place it' });
+    expect(screen.getByRole('link', { name: 'Place your signature' }).getAttribute('href')).toBe(
+      '/sign/d1/signature',
+    );
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Please place your signature before proceeding.',
+    );
+    expect(signDocument).not.toHaveBeenCalled();
+  });
+
+  it('sends a signature page without a placement', async () => {
+    const { user, signDocument } = renderSignScreen();
+    await user.click(await screen.findByRole('radio', { name: 'On a signature page' }));
+    await user.click(screen.getByRole('radio', { name: 'At the start' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(signDocument).toHaveBeenCalledWith({
+      documentId: 'd1',
+      body: { smart_card_id: 'card-1', location: 'London', sign_page_number: 1 },
+    });
+  });
+
+  it('joins the server’s validation messages in the alert', async () => {
+    const refusal = new SignRefusal(new ApiError({ code: 'sign_refused', status: 422 }), [
+      'The plan is used up.',
+      'Ask your administrator.',
+    ]);
+    const { user } = renderSignScreen({
+      data: sampleFlowSigning(),
+      sign: () => Promise.reject(refusal),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The plan is used up. Ask your administrator.',
+    );
+  });
+
+  it('says signing failed when the server gave no reason', async () => {
+    const { user } = renderSignScreen({
+      data: sampleFlowSigning(),
+      sign: () => Promise.reject(new ApiError({ code: 'server', status: 500 })),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'An error has occurred while signing the document. Please try again.',
+    );
+  });
+
+  it('fills the location from locate-me, and says when it cannot', async () => {
+    let answer: () => Promise<string> = async () => 'Lyon';
+    const { user } = renderSignScreen({ locate: () => answer() });
+    await user.click(await screen.findByRole('button', { name: 'Locate me' }));
+    expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('Lyon');
+    answer = () => Promise.reject(new Error('denied'));
+    await user.click(screen.getByRole('button', { name: 'Locate me' }));
+    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeTruthy();
+  });
+
+  it('cancels to the document page', async () => {
+    const { user, goToDocument } = renderSignScreen();
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(goToDocument).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('sign screen: loading', () => {
+  it('says the document or the cards could not be loaded, and tries again', async () => {
+    let attempts = 0;
+    const { user } = renderSignScreen({
+      load: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new ApiError({ code: 'network', status: 0 });
+        return sampleOwnSigning();
+      },
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The document or your smart cards could not be loaded.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+  });
+
+  it('says so when there is no smart card', async () => {
+    renderSignScreen({ data: sampleOwnSigning({ smartCards: [] }) });
+    expect(await screen.findByText('You have no smart card to sign with.')).toBeTruthy();
+  });
+
+  it('sends someone who cannot sign to the document page', async () => {
+    const { goToDocument } = renderSignScreen({
+      data: sampleOwnSigning({ document: sampleDocument('d1', { currentUserCanSign: false }) }),
+    });
+    await vi.waitFor(() => expect(goToDocument).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+  });
+});
+
+describe('sign screen: the assigned place in a sign flow', () => {
+  it('offers the preview instead of a placement', async () => {
+    renderSignScreen({ data: sampleFlowSigning() });
+    const preview = await screen.findByRole('link', { name: 'Preview where you sign' });
+    expect(preview.getAttribute('href')).toBe('/sign/d1/signature-preview');
+    expect(screen.queryByRole('radio', { name: 'On a signature page' })).toBeNull();
+  });
+
+  it('shows the page with the box where the owner placed it', async () => {
+    renderSignScreen({ data: sampleFlowSigning(), page: 'signature-preview' });
+    const image = await screen.findByRole('img', { name: "Page 2 with your signature's place" });
+    expect(image.getAttribute('src')).toBe('http://localhost/s/d1/2.png');
+    const box = screen.getByTestId('signature-box');
+    expect(box.style.left).toBe('50%');
+    expect(box.style.top).toBe('70%');
+    expect(box.style.width).toBe('28%');
+    expect(screen.getByRole('button', { name: 'Back to the form' })).toBeTruthy();
+  });
+});
