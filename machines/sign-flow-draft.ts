@@ -19,7 +19,7 @@ export type Placement = {
   top: number;
 };
 
-/** Spec 001 §4: the signature box is 28 % of the page wide and 15 % high. */
+/** Spec 001 §9: the signature box is 28 % of the page width wide and 15 % of the page width high. */
 export const SIGNATURE_BOX = { width: 0.28, height: 0.15 } as const;
 /** Spec 001 §4: left is capped at 72 % (the box stays on the page); top is at least the box height. */
 export const PLACEMENT_LIMITS = { maxLeft: 0.72, minTop: 0.15, maxTop: 1 } as const;

@@ -94,7 +94,8 @@ const BoxNode = memo(function BoxNode({
 }: BoxNodeProps) {
   const rectRef = useRef<Konva.Rect>(null);
   const width = SIGNATURE_BOX.width * pageWidth;
-  const height = SIGNATURE_BOX.height * pageHeight;
+  // Spec 001 §9: both sides are fractions of the page width, as the stamp on the signed PDF is.
+  const height = SIGNATURE_BOX.height * pageWidth;
   const fontSize = Math.max(10, Math.min(16, width * 0.07));
   const isMovable = !box.isSigned;
   const fill = box.isSigned ? COLORS.signedFill : COLORS.fill;

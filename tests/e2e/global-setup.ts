@@ -1,9 +1,33 @@
 // Starts the real server on a free port with a fresh data folder; the workers read PARAPH_URL.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STATE_FILE } from './server-state.ts';
+
+/** Where the geocoder stand-in says the browser's faked position is (tests/e2e/signing.spec.ts). */
+export const GEOCODED_CITY = 'Utrecht';
+
+// A reverse-geocoding service of our own, answering like Nominatim (`address.city`), so the sign screen's
+// locate-me button runs its real request from the browser without reaching the internet. It lives as long
+// as the runner process.
+async function startGeocoder(): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://geocoder.invalid');
+    const known = url.pathname === '/reverse' && url.searchParams.get('lat') !== null;
+    res.writeHead(known ? 200 : 404, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+    });
+    res.end(JSON.stringify(known ? { address: { city: GEOCODED_CITY, country: 'Nederland' } } : {}));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}/reverse?format=json&lat={lat}&lon={lon}`;
+}
 
 export default async function globalSetup(): Promise<void> {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,8 +38,16 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('The app is not built: run "npm run build" first (npm test does it).');
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
+  const geocoderUrl = await startGeocoder();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PARAPH_DATA_DIR: dataDir, PARAPH_DEMO: '1' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PARAPH_DATA_DIR: dataDir,
+      PARAPH_DEMO: '1',
+      PARAPH_GEOCODER_URL: geocoderUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

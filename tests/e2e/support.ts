@@ -20,7 +20,12 @@ export async function snap(page: Page, name: string): Promise<void> {
     // Let layout settle after the resize (media queries, the sidebar collapsing), and let the rows that
     // a layout switch re-mounts finish fading in, so the picture shows what a person sees at rest.
     await page.waitForTimeout(250);
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    // Endless ones (a spinner while waiting for a confirmation) never finish: they are part of the picture.
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
     await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize(original);
