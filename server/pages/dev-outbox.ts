@@ -10,13 +10,18 @@ import { PAGE_STYLE } from './sign-in.ts';
 
 const SHOWN = 100;
 // After escaping: this server's pages only (a path), never another site's address.
-const OWN_LINK = /(^|\s)(\/(?:sign_up|sign_in|app\/)[^\s]*)/g;
+const OWN_LINK = /(^|\s)(\/(?:sign_up|sign_in|app\/|idp\/)[^\s]*)/g;
+// The identity app's links are absolute (a phone opens them): shown whole, followed as this server's path,
+// so even a message naming another host leads only here.
+const IDP_LINK = /(^|\s)https?:\/\/[^\s/]+(\/idp\/[^\s]*)/g;
 
 function linkify(escaped: string): string {
-  return escaped.replace(
-    OWN_LINK,
-    (_match, space: string, path: string) => `${space}<a href="${path}">${path}</a>`,
-  );
+  return escaped
+    .replace(OWN_LINK, (_match, space: string, path: string) => `${space}<a href="${path}">${path}</a>`)
+    .replace(IDP_LINK, (match: string, space: string, path: string) => {
+      const shown = match.slice(space.length);
+      return `${space}<a href="${path}">${shown}</a>`;
+    });
 }
 
 export function renderOutbox(

@@ -49,6 +49,19 @@ describe('/dev/outbox', () => {
     expect(page.body.indexOf('Newer')).toBeLessThan(page.body.indexOf('Older'));
   });
 
+  it("makes the identity app's absolute links clickable as this server's paths, whatever host they name", async () => {
+    t = await buildTestApp({ env: { PARAPH_DEMO: '1' } });
+    await addMessage(
+      t,
+      'Confirm: http://127.0.0.1:8080/idp/requests/1b2c\nOr: https://evil.example/idp/requests/1b2c',
+      'Confirm your signature',
+    );
+    const page = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(page.body).toContain('<a href="/idp/requests/1b2c">http://127.0.0.1:8080/idp/requests/1b2c</a>');
+    expect(page.body).toContain('<a href="/idp/requests/1b2c">https://evil.example/idp/requests/1b2c</a>');
+    expect(page.body).not.toContain('href="http');
+  });
+
   it('does not exist outside demo mode', async () => {
     t = await buildTestApp({ env: { PARAPH_DEMO: '0' } });
     await addMessage(t, 'Secret link /sign_up?invite=abc');

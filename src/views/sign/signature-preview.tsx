@@ -85,7 +85,8 @@ export function SignaturePreview({
                 left: percentOf(placement.left),
                 top: percentOf(placement.top),
                 width: percentOf(SIGNATURE_BOX.width),
-                height: percentOf(SIGNATURE_BOX.height),
+                // Both sides are fractions of the page width (spec 001 §9), as on the signed PDF.
+                aspectRatio: `${SIGNATURE_BOX.width} / ${SIGNATURE_BOX.height}`,
               }}
             >
               {intl.formatMessage({ id: 'documents.sign.preview.box' })}
