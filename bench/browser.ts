@@ -86,8 +86,15 @@ export async function signInInBrowser(page: Page, origin: string, email: string)
   await page.getByRole('grid', { name: 'Documents' }).waitFor({ state: 'visible' });
 }
 
-// The form post sets the session cookie, which GET /api/tokens exchanges for a bearer token.
-export async function signInForApi(origin: string, email: string, password = DEMO_PASSWORD): Promise<string> {
+export type ApiSession = { cookie: string; token: string };
+
+// The form post sets the session cookie (the identity app's pages use it), which GET /api/tokens
+// exchanges for a bearer token.
+export async function signInSession(
+  origin: string,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<ApiSession> {
   const signInResponse = await fetch(`${origin}/sign_in`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -99,14 +106,18 @@ export async function signInForApi(origin: string, email: string, password = DEM
     .map((header) => /^paraph_session=([^;]+)/.exec(header)?.[1])
     .find((value) => value !== undefined);
   if (signInResponse.status !== 303 || cookie === undefined)
-    throw new Error(`sign-in failed with ${signInResponse.status}`);
+    throw new Error(`sign-in of ${email} failed with ${signInResponse.status}`);
   const tokenResponse = await fetch(`${origin}/api/tokens`, {
     headers: { cookie: `paraph_session=${cookie}` },
   });
   const body = (await tokenResponse.json()) as { access_token?: unknown };
   if (tokenResponse.status !== 200 || typeof body.access_token !== 'string')
     throw new Error(`token exchange failed with ${tokenResponse.status}`);
-  return body.access_token;
+  return { cookie, token: body.access_token };
+}
+
+export async function signInForApi(origin: string, email: string, password = DEMO_PASSWORD): Promise<string> {
+  return (await signInSession(origin, email, password)).token;
 }
 
 // One document through the three requests the upload dialog makes; resolves to its id.

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed.ts';
+import { DEMO_ACCOUNTS } from '../server/seed.ts';
+import { signInForApi } from './browser.ts';
 import { round, type Bench, type BenchResult } from './report.ts';
 import { makeDataDir, startServer } from './server-process.ts';
 
@@ -21,24 +22,6 @@ function emailOf(key: 'ada' | 'bob' | 'carol'): string {
   const account = DEMO_ACCOUNTS.find((entry) => entry.key === key);
   if (account === undefined) throw new Error(`no demo account ${key}`);
   return account.email;
-}
-
-async function signIn(origin: string, email: string): Promise<string> {
-  const form = await fetch(`${origin}/sign_in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password: DEMO_PASSWORD, return_to: '/app/auth' }),
-    redirect: 'manual',
-  });
-  const cookie = form.headers
-    .getSetCookie()
-    .map((header) => /^paraph_session=([^;]+)/.exec(header)?.[1])
-    .find((value) => value !== undefined);
-  if (cookie === undefined) throw new Error(`sign-in of ${email} failed with ${form.status}`);
-  const tokens = await fetch(`${origin}/api/tokens`, { headers: { cookie: `paraph_session=${cookie}` } });
-  const body = (await tokens.json()) as { access_token?: unknown };
-  if (typeof body.access_token !== 'string') throw new Error(`token exchange failed with ${tokens.status}`);
-  return body.access_token;
 }
 
 // A bare document row for ada: the flow calls never read its file.
@@ -106,9 +89,9 @@ async function measure(): Promise<BenchResult> {
   try {
     const { origin } = server;
     const [ada, bob, carol] = await Promise.all([
-      signIn(origin, emailOf('ada')),
-      signIn(origin, emailOf('bob')),
-      signIn(origin, emailOf('carol')),
+      signInForApi(origin, emailOf('ada')),
+      signInForApi(origin, emailOf('bob')),
+      signInForApi(origin, emailOf('carol')),
     ]);
     const owner = await db
       .selectFrom('users')

@@ -17,7 +17,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { confirmDocumentVersion } from '../server/documents/signing-confirm.ts';
-import { DEMO_PASSWORD } from '../server/seed.ts';
+import { signInSession, type ApiSession } from './browser.ts';
 import { createStore } from '../server/storage/create-store.ts';
 import type { ObjectStore } from '../server/storage/object-store.ts';
 import { makePdf } from '../tests/fixtures/pdfs.ts';
@@ -171,25 +171,7 @@ async function confirmToSigned(): Promise<{ samples: number[] }> {
 
 // ------------------------------------------------------------------ (b) two confirmations at once
 
-type Session = { cookie: string; token: string };
-
-async function signIn(origin: string, email: string): Promise<Session> {
-  const form = await fetch(`${origin}/sign_in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password: DEMO_PASSWORD, return_to: '/app/auth' }),
-    redirect: 'manual',
-  });
-  const cookie = form.headers
-    .getSetCookie()
-    .map((header) => /^paraph_session=([^;]+)/.exec(header)?.[1])
-    .find((value) => value !== undefined);
-  if (cookie === undefined) throw new Error(`sign-in of ${email} failed with ${form.status}`);
-  const tokens = await fetch(`${origin}/api/tokens`, { headers: { cookie: `paraph_session=${cookie}` } });
-  const body = (await tokens.json()) as { access_token?: unknown };
-  if (typeof body.access_token !== 'string') throw new Error(`token exchange failed with ${tokens.status}`);
-  return { cookie, token: body.access_token };
-}
+type Session = ApiSession;
 
 async function api(origin: string, session: Session, method: string, url: string, body?: unknown) {
   const response = await fetch(`${origin}/api${url}`, {
@@ -244,8 +226,8 @@ async function simultaneousConfirmations(): Promise<{ bad: string[] }> {
     const store = await createStore(config, db);
     const { origin } = server;
     const [ada, bob] = await Promise.all([
-      signIn(origin, 'ada@paraph.test'),
-      signIn(origin, 'bob@paraph.test'),
+      signInSession(origin, 'ada@paraph.test'),
+      signInSession(origin, 'bob@paraph.test'),
     ]);
     const owner = await db
       .selectFrom('users')

@@ -25,6 +25,7 @@ export const SAMPLE_PROFILE: Profile = {
   emailAddress: 'ada@paraph.test',
   locale: 'en',
   countryCode: 'GB',
+  location: '',
   incomingConnectionRequests: 1,
   pendingSignFlows: 2,
   welcomeScreenWatched: true,

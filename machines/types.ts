@@ -37,8 +37,7 @@ export function toErrorCode(error: unknown): string {
   return toApiFailure(error).code;
 }
 
-// `location` belongs to the settings, which no machine edits yet.
-export type Profile = Pick<Schemas['Profile'], 'id'> & Omit<Schemas['Profile']['attributes'], 'location'>;
+export type Profile = Pick<Schemas['Profile'], 'id'> & Schemas['Profile']['attributes'];
 
 /** `GET /tokens` as the fetchToken actor resolves it. */
 export type TokenGrant = { accessToken: string };

@@ -32,6 +32,8 @@ export type Config = {
   // The reverse-geocoding service behind the sign screen's locate-me button, `{lat}` and `{lon}` replaced
   // by the position (PARAPH_GEOCODER_URL). The app reads it from its page; the CSP lets it through.
   geocoderUrl: string;
+  // Its origin, for the CSP's connect-src.
+  geocoderOrigin: string;
 };
 
 export const DEFAULT_GEOCODER_URL =
@@ -65,13 +67,13 @@ function limit(env: Env, name: string, fallback: number | null): number | null {
   return integer(env, name, 0, 0);
 }
 
-function geocoder(env: Env): string {
+function geocoder(env: Env): { url: string; origin: string } {
   const raw = nonEmpty(env.PARAPH_GEOCODER_URL) ?? DEFAULT_GEOCODER_URL;
   const url = new URL(raw.replace('{lat}', '0').replace('{lon}', '0'));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`PARAPH_GEOCODER_URL must be an http(s) URL, got "${raw}"`);
   }
-  return raw;
+  return { url: raw, origin: url.origin };
 }
 
 function origin(env: Env, name: string): string | null {
@@ -86,6 +88,7 @@ function origin(env: Env, name: string): string | null {
 
 export function loadConfig(env: Env): Config {
   const bucket = nonEmpty(env.S3_BUCKET);
+  const geocoderService = geocoder(env);
   return {
     port: integer(env, 'PORT', 8080, 0),
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -113,6 +116,7 @@ export function loadConfig(env: Env): Config {
       advanced: limit(env, 'PARAPH_SIGN_LIMIT_ADVANCED', null),
     },
     publicOrigin: origin(env, 'PARAPH_PUBLIC_ORIGIN'),
-    geocoderUrl: geocoder(env),
+    geocoderUrl: geocoderService.url,
+    geocoderOrigin: geocoderService.origin,
   };
 }

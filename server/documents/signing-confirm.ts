@@ -35,6 +35,7 @@ import {
   type ResolvedPlacement,
 } from './signing-placement.ts';
 import { expirePendingVersions, versionNotFound } from './signing-versions.ts';
+import { errorText } from '../http/logging.ts';
 
 export type ConfirmInput = { versionId: string; userId: string; ip: string | null; userAgent: string | null };
 
@@ -409,10 +410,7 @@ async function deleteQuietly(deps: AppDeps, key: string): Promise<void> {
   try {
     await deps.store.delete(key);
   } catch (error) {
-    deps.log.warn(
-      { key, error: error instanceof Error ? error.message : String(error) },
-      'stored file not removed',
-    );
+    deps.log.warn({ key, error: errorText(error) }, 'stored file not removed');
   }
 }
 
@@ -458,10 +456,7 @@ export async function confirmDocumentVersion(
   } catch (error) {
     const presign = isPresignError(error);
     if (!presign) {
-      deps.log.error(
-        { versionId: input.versionId, error: error instanceof Error ? error.message : String(error) },
-        'signing failed',
-      );
+      deps.log.error({ versionId: input.versionId, error: errorText(error) }, 'signing failed');
     }
     const outcome = await abort(deps, input, metaOf(deps, input), {
       state: presign ? 'presign_error' : 'cancelled',

@@ -5,6 +5,8 @@
 // two instances never abort the same signature twice.
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
+import { errorText } from '../http/logging.ts';
+import { startPeriodicJob, type PeriodicJob } from '../jobs/periodic.ts';
 import { canApply } from '../../machines/document-lifecycle.ts';
 import { isPostgres } from './access.ts';
 import { persistTransition, recordOf, transition, type LifecycleEvent } from './sign-flow-lifecycle.ts';
@@ -86,7 +88,7 @@ export async function runSigningExpiry(deps: AppDeps): Promise<number> {
       if (isAborted) aborted += 1;
     } catch (error) {
       deps.log.error(
-        { versionId: candidate.id, error: error instanceof Error ? error.message : String(error) },
+        { versionId: candidate.id, error: errorText(error) },
         'aborting a stuck signature failed',
       );
     }
@@ -94,38 +96,14 @@ export async function runSigningExpiry(deps: AppDeps): Promise<number> {
   return aborted;
 }
 
-export type SigningExpiryJob = { stop(): Promise<void> };
-
-export function startSigningExpiry(deps: AppDeps, options: { intervalMs: number }): SigningExpiryJob {
-  let isStopped = false;
-  let running: Promise<void> | null = null;
-  const tick = (): void => {
-    if (isStopped || running !== null) return;
-    running = runSigningExpiry(deps)
-      .then(
-        (count) => {
-          if (count > 0) deps.log.warn({ count }, 'stuck signatures aborted');
-        },
-        (error: unknown) => {
-          deps.log.error(
-            { error: error instanceof Error ? error.message : String(error) },
-            'signing expiry failed',
-          );
-        },
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  // Like the other jobs, it never keeps the process alive on its own.
-  timer.unref();
-  tick();
-  return {
-    async stop(): Promise<void> {
-      isStopped = true;
-      clearInterval(timer);
-      await running;
+export function startSigningExpiry(deps: AppDeps, options: { intervalMs: number }): PeriodicJob {
+  return startPeriodicJob(deps.log, {
+    intervalMs: options.intervalMs,
+    runAtStart: true,
+    failureMessage: 'signing expiry failed',
+    run: async () => {
+      const count = await runSigningExpiry(deps);
+      if (count > 0) deps.log.warn({ count }, 'stuck signatures aborted');
     },
-  };
+  });
 }

@@ -11,6 +11,11 @@ type LoggedRequest = {
   id?: string | number;
 };
 
+/** An error as a log field: its message, never its stack or the values it may carry. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function pathOnly(url: string): string {
   const index = url.indexOf('?');
   return index === -1 ? url : url.slice(0, index);

@@ -17,15 +17,9 @@ export function storageOrigins(config: Config): string[] {
   return [`https://${s3.bucket}.s3.${s3.region}.amazonaws.com`, `https://s3.${s3.region}.amazonaws.com`];
 }
 
-/** The geocoder's origin, which the sign screen's locate-me button calls from the browser. */
-export function geocoderOrigin(config: Config): string {
-  return new URL(config.geocoderUrl.replace('{lat}', '0').replace('{lon}', '0')).origin;
-}
-
 export function contentSecurityPolicy(config: Config): string {
   const extra = storageOrigins(config);
   const withStorage = (sources: string[]): string => [...sources, ...extra].join(' ');
-  const geocoder = geocoderOrigin(config);
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -33,7 +27,8 @@ export function contentSecurityPolicy(config: Config): string {
     "style-src 'self' 'unsafe-inline'",
     `img-src ${withStorage(["'self'", 'data:', 'blob:'])}`,
     "font-src 'self' data:",
-    `connect-src ${[withStorage(["'self'"]), ...(geocoder === 'null' ? [] : [geocoder])].join(' ')}`,
+    // The sign screen's locate-me button asks the geocoder from the browser.
+    `connect-src ${withStorage(["'self'"])} ${config.geocoderOrigin}`,
     "worker-src 'self' blob:",
     `frame-src ${withStorage(["'self'"])}`,
     "object-src 'none'",

@@ -4,6 +4,8 @@
 // instances may run it at once: each document is claimed by locking its row (PostgreSQL, skipping rows
 // another instance holds) and re-checked inside the transaction, so only one instance deletes it.
 import type { AppDeps } from '../context.ts';
+import { errorText } from '../http/logging.ts';
+import { startPeriodicJob, type PeriodicJob } from './periodic.ts';
 import { actionDb, isPostgres } from '../documents/access.ts';
 import { deleteStoredFiles, purgeDocument } from '../documents/actions.ts';
 import { IN_PROGRESS_STATES } from '../documents/permissions.ts';
@@ -64,47 +66,20 @@ export async function runAutodeletion(deps: AppDeps): Promise<number> {
         deleted += 1;
         await deleteStoredFiles(deps, keys);
       } catch (error) {
-        deps.log.error(
-          { documentId: id, error: error instanceof Error ? error.message : String(error) },
-          'auto-deletion failed',
-        );
+        deps.log.error({ documentId: id, error: errorText(error) }, 'auto-deletion failed');
       }
     }
   }
 }
 
-export type AutodeletionJob = { stop(): Promise<void> };
-
-export function startAutodeletion(deps: AppDeps, options: { intervalMs: number }): AutodeletionJob {
-  let isStopped = false;
-  let running: Promise<void> | null = null;
-  const tick = (): void => {
-    if (isStopped || running !== null) return;
-    running = runAutodeletion(deps)
-      .then(
-        (count) => {
-          if (count > 0) deps.log.info({ count }, 'expired documents deleted');
-        },
-        (error: unknown) => {
-          deps.log.error(
-            { error: error instanceof Error ? error.message : String(error) },
-            'auto-deletion failed',
-          );
-        },
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  // Like the image worker, the job never keeps the process alive on its own.
-  timer.unref();
-  tick();
-  return {
-    async stop(): Promise<void> {
-      isStopped = true;
-      clearInterval(timer);
-      await running;
+export function startAutodeletion(deps: AppDeps, options: { intervalMs: number }): PeriodicJob {
+  return startPeriodicJob(deps.log, {
+    intervalMs: options.intervalMs,
+    runAtStart: true,
+    failureMessage: 'auto-deletion failed',
+    run: async () => {
+      const count = await runAutodeletion(deps);
+      if (count > 0) deps.log.info({ count }, 'expired documents deleted');
     },
-  };
+  });
 }

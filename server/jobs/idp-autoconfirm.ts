@@ -5,6 +5,8 @@
 // makes every confirmation after the first answer already_answered, so each version is answered once.
 import type { AppDeps } from '../context.ts';
 import { confirmDocumentVersion } from '../documents/signing-confirm.ts';
+import { errorText } from '../http/logging.ts';
+import { startPeriodicJob, type PeriodicJob } from './periodic.ts';
 
 export const DEFAULT_AUTOCONFIRM_DELAY_MS = 3000;
 const MAX_POLL_MS = 1000;
@@ -57,46 +59,21 @@ export async function runIdpAutoconfirm(
       if (outcome !== 'already_answered') answered += 1;
     } catch (error) {
       failed.add(version.id);
-      deps.log.error(
-        { versionId: version.id, error: error instanceof Error ? error.message : String(error) },
-        'auto-confirmation failed',
-      );
+      deps.log.error({ versionId: version.id, error: errorText(error) }, 'auto-confirmation failed');
     }
   }
   return answered;
 }
 
-export type IdpAutoconfirmJob = { stop(): Promise<void> };
-
-export function startIdpAutoconfirm(deps: AppDeps, options: AutoconfirmOptions): IdpAutoconfirmJob {
-  let isStopped = false;
-  let running: Promise<void> | null = null;
+export function startIdpAutoconfirm(deps: AppDeps, options: AutoconfirmOptions): PeriodicJob {
   const failed = new Set<string>();
-  const tick = (): void => {
-    if (isStopped || running !== null) return;
-    running = runIdpAutoconfirm(deps, { delayMs: options.delayMs, failed })
-      .then(
-        (count) => {
-          if (count > 0) deps.log.info({ count }, 'signatures auto-confirmed');
-        },
-        (error: unknown) => {
-          deps.log.error(
-            { error: error instanceof Error ? error.message : String(error) },
-            'auto-confirmation failed',
-          );
-        },
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return {
-    async stop(): Promise<void> {
-      isStopped = true;
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob(deps.log, {
+    intervalMs: options.intervalMs,
+    runAtStart: false,
+    failureMessage: 'auto-confirmation failed',
+    run: async () => {
+      const count = await runIdpAutoconfirm(deps, { delayMs: options.delayMs, failed });
+      if (count > 0) deps.log.info({ count }, 'signatures auto-confirmed');
     },
-  };
+  });
 }

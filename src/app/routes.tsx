@@ -128,14 +128,12 @@ const SignScreen = lazy(async () => {
         () => ({ emailAddress: profile?.emailAddress ?? '', fullName: profile?.fullName || null }),
         [profile],
       );
-      // The session's profile type leaves the settings out; the API sends `location` with it.
-      const location: unknown = profile && 'location' in profile ? profile.location : '';
       return (
         <screen.SignScreen
           {...props}
           logic={compose.signingLogic}
           self={self}
-          defaultLocation={typeof location === 'string' ? location : ''}
+          defaultLocation={profile?.location ?? ''}
           PlacementPage={SignaturePlacementPage}
         />
       );

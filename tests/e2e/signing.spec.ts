@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { GEOCODED_CITY } from './global-setup.ts';
-import { accessToken, baseUrl, DEMO_PASSWORD, personIn, snap, uploadViaApi } from './support.ts';
+import { accessToken, baseUrl, personIn, signIn, snap, submitSignInForm, uploadViaApi } from './support.ts';
 
 const OUT_DIR = 'test-results/signing';
 // Where the faked position is; the geocoder stand-in names it GEOCODED_CITY.
@@ -39,15 +39,7 @@ async function personAt(browser: Browser, email: string): Promise<Page> {
     permissions: ['geolocation'],
   });
   const page = await context.newPage();
-  await page.goto(`${baseUrl()}/app/`);
-  await page
-    .getByRole('link', { name: /sign in/i })
-    .first()
-    .click();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/app\/documents/);
+  await signIn(page, email);
   return page;
 }
 
@@ -65,9 +57,7 @@ async function confirmOnPhone(
   await page.goto(link);
   // Not signed in on this device yet: the identity app asks first, then comes back to the request.
   await expect(page).toHaveURL(/\/sign_in\?return_to=/);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignInForm(page, email);
   await expect(page).toHaveURL(link);
   await expect(page.getByRole('heading', { name: 'Confirm your signature' })).toBeVisible();
   if (shot) await page.screenshot({ path: `test-results/screens/${shot}-375.png`, fullPage: true });
@@ -188,9 +178,7 @@ test('Bob then Ada sign an ordered flow, each confirming in the identity app; th
   const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
   const adaPhone = await phone.newPage();
   await adaPhone.goto(`${baseUrl()}/idp/`);
-  await adaPhone.getByLabel('E-mail').fill('ada@paraph.test');
-  await adaPhone.getByLabel('Password').fill(DEMO_PASSWORD);
-  await adaPhone.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignInForm(adaPhone, 'ada@paraph.test');
   await expect(adaPhone.getByRole('heading', { name: 'Signature requests' })).toBeVisible();
   await adaPhone.screenshot({ path: 'test-results/screens/idp-list-375.png', fullPage: true });
   await adaPhone.getByRole('link', { name: new RegExp(name) }).click();

@@ -39,10 +39,15 @@ export async function signIn(page: Page, email: string): Promise<void> {
     .first()
     .click();
   await expect(page).toHaveURL(/\/sign_in/);
+  await submitSignInForm(page, email);
+  await expect(page).toHaveURL(/\/app\/documents/);
+}
+
+/** The server's sign-in page, filled in with a demo account's password. */
+export async function submitSignInForm(page: Page, email: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/app\/documents/);
 }
 
 /** Someone else at the same time: a browser context of their own, signed in at desktop width. */
