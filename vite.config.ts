@@ -1,6 +1,7 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { readFile } from 'node:fs/promises';
+import { defineConfig, loadEnv, minify, type Plugin } from 'vite';
 
 // npm run dev starts the server on PORT (default 8080); the dev server proxies to it.
 const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -39,29 +40,92 @@ function precompiledCatalogs(): Plugin {
 
 const BASE = '/app/';
 
+// The document screen's code (route-modules.ts loadDocumentScreen) and pdfjs's (pdf-viewer-loader.ts).
+// Both are dynamic imports, so the page does not name them: the bundle would first have to arrive and
+// run before asking for them, then for pdfjs, one after the other.
+const DOCUMENT_SCREEN_MODULES = [
+  'src/views/document/document-page.tsx',
+  'src/app/compose-document.ts',
+  'src/app/compose-details.ts',
+];
+const PDF_VIEWER_MODULES = ['src/pdf/pdf-engine.ts'];
+
+type BundleChunk = { type: 'chunk'; fileName: string; facadeModuleId?: string | null; imports: string[]; isEntry: boolean };
+
+function chunksOf(bundle: Record<string, unknown>): BundleChunk[] {
+  return Object.values(bundle).filter(
+    (output): output is BundleChunk => (output as { type?: unknown }).type === 'chunk',
+  );
+}
+
 /**
- * A document link opened cold starts pdfjs's worker from public/early-start.js, before the app's
- * bundle has arrived. The worker's file name carries a content hash, so the build writes it into the
- * page for that script to read.
+ * The files a set of dynamically imported modules needs beyond what the page already loads: their
+ * chunks and everything those import, less the entry's own static graph (already modulepreloaded).
  */
-function earlyPdfWorker(): Plugin {
+function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): string[] {
+  const chunks = chunksOf(bundle);
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const reach = (start: BundleChunk[]): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (chunk: BundleChunk | undefined) => {
+      if (chunk === undefined || seen.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      for (const imported of chunk.imports) visit(byFile.get(imported));
+    };
+    start.forEach(visit);
+    return seen;
+  };
+  const loadedByThePage = reach(chunks.filter((chunk) => chunk.isEntry));
+  const facades = modules.map((module) => {
+    const facade = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/${module}`));
+    if (facade === undefined) throw new Error(`paraph:early-start: no chunk for ${module}`);
+    return facade;
+  });
+  return [...reach(facades)].filter((file) => !loadedByThePage.has(file)).map((file) => `${BASE}${file}`);
+}
+
+/**
+ * Any page opened cold asks for its language's catalog from src/app/early-start-script.js, before the app's
+ * bundle has arrived, and a document link starts more there: the API reads, pdfjs's worker, and the
+ * document screen's and viewer's code (as modulepreload, fetched and compiled beside the bundle). Their file names carry content hashes, so the build writes
+ * them into the page for that script to read.
+ */
+function earlyStart(): Plugin {
+  let scriptReference = '';
   return {
-    name: 'paraph:early-pdf-worker',
+    name: 'paraph:early-start',
     apply: 'build',
+    // Loaded by every page before the bundle: shipped minified, under a hashed name (cached for good).
+    async buildStart() {
+      const file = 'src/app/early-start-script.js';
+      this.addWatchFile(file);
+      const minified = await minify('early-start.js', await readFile(file, 'utf8'), { compress: true, mangle: true });
+      if (minified.errors.length > 0) throw new Error(`paraph:early-start: ${minified.errors[0]?.message}`);
+      scriptReference = this.emitFile({ type: 'asset', name: 'early-start.js', source: minified.code });
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        const worker = Object.keys(context.bundle ?? {}).find((file) =>
-          /(^|\/)pdf\.worker\.min-[^/]+\.mjs$/.test(file),
+        const bundle = context.bundle ?? {};
+        const worker = Object.keys(bundle).find((file) => /(^|\/)pdf\.worker\.min-[^/]+\.mjs$/.test(file));
+        if (worker === undefined) throw new Error('paraph:early-start: no pdfjs worker in the bundle');
+        const script = Object.values(bundle).find(
+          (output) => output.type === 'asset' && output.names.includes('early-start.js'),
         );
-        if (worker === undefined) throw new Error('paraph:early-pdf-worker: no pdfjs worker in the bundle');
+        if (script === undefined || scriptReference === '') throw new Error('paraph:early-start: no script emitted');
+        const screen = chunkFilesFor(bundle, DOCUMENT_SCREEN_MODULES);
+        const viewer = chunkFilesFor(bundle, PDF_VIEWER_MODULES).filter((file) => !screen.includes(file));
+        const catalogs = (['en', 'es', 'fr'] as const).map(
+          (locale) => `${locale}=${chunkFilesFor(bundle, [`src/i18n/${locale}.json`]).join(',')}`,
+        );
+        const meta = (name: string, content: string) =>
+          ({ tag: 'meta', attrs: { name, content }, injectTo: 'head-prepend' }) as const;
         return [
-          {
-            tag: 'meta',
-            attrs: { name: 'paraph-pdf-worker', content: `${BASE}${worker}` },
-            injectTo: 'head-prepend',
-          },
-          { tag: 'script', attrs: { src: `${BASE}early-start.js`, async: true }, injectTo: 'head-prepend' },
+          meta('paraph-pdf-worker', `${BASE}${worker}`),
+          meta('paraph-document-chunks', screen.join(' ')),
+          meta('paraph-pdf-chunks', viewer.join(' ')),
+          meta('paraph-catalogs', catalogs.join(' ')),
+          { tag: 'script', attrs: { src: `${BASE}${script.fileName}`, async: true }, injectTo: 'head-prepend' },
         ];
       },
     },
@@ -70,7 +134,7 @@ function earlyPdfWorker(): Plugin {
 
 export default defineConfig(({ command, mode }) => ({
   base: BASE,
-  plugins: [react(), precompiledCatalogs(), earlyPdfWorker()],
+  plugins: [react(), precompiledCatalogs(), earlyStart()],
   resolve: {
     alias:
       command === 'build'

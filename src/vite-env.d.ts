@@ -6,7 +6,7 @@ interface ImportMetaEnv {
   readonly VITE_XSTATE_INSPECT?: string;
 }
 
-// Declaration merging again: what public/early-start.js starts before the bundle arrives, kept on the
+// Declaration merging again: what src/app/early-start-script.js starts before the bundle arrives, kept on the
 // window until the app takes each piece (src/services/early-start.ts).
 interface Window {
   __paraphEarly?: {
@@ -14,5 +14,7 @@ interface Window {
     profile: Promise<Response> | null;
     document: Promise<Response> | null;
     pdfWorker: Worker | null;
+    /** The document's PDF, fetched while pdfjs's worker starts (only where the PDF is drawn). */
+    pdf: { url: string; bytes: Promise<ArrayBuffer> } | null;
   };
 }

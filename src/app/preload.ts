@@ -6,7 +6,7 @@
 import { readDocument } from '../services/documents';
 import { APP_BASE } from '../services/navigation';
 import { preloadProfile } from '../services/session';
-import { preloadPdfViewer } from '../views/document/pdf-viewer-loader';
+import { drawsPdf, loadPdfEngine, preloadPdfEngine } from '../views/document/pdf-viewer-loader';
 import { loadDocumentScreen } from './route-modules';
 
 const DOCUMENT_PATH = /^\/document\/(?:view\/|details\/)?([^/]+)\/?$/;
@@ -24,6 +24,11 @@ export function documentIdOfPath(pathname: string): string | null {
   }
 }
 
+/** The details page shows the document's details and a preview, not the PDF itself. */
+function isDetailsPath(pathname: string): boolean {
+  return pathname.startsWith(`${APP_BASE}/document/details/`);
+}
+
 /** Paths that show no signed-in screen (the login and the token exchange): nothing to preload there. */
 function isPublicPath(pathname: string): boolean {
   return pathname.startsWith(`${APP_BASE}/login`) || pathname.startsWith(`${APP_BASE}/auth`);
@@ -37,6 +42,16 @@ export function preloadForLocation(pathname: string, hasToken: boolean): void {
   // Failures surface when the screen itself asks; here they are only kept from being unhandled.
   loadDocumentScreen().catch(() => {});
   // pdfjs and its worker take longest to arrive and start: they go first, not after the screen's code.
-  preloadPdfViewer();
-  readDocument(documentId).catch(() => {});
+  preloadPdfEngine();
+  const read = readDocument(documentId);
+  if (drawsPdf() && !isDetailsPath(pathname)) {
+    read
+      .then(async (document) => {
+        const url = document.attributes.pdfUrl;
+        if (url) (await loadPdfEngine()).preopenPdf(url);
+      })
+      .catch(() => {});
+  } else {
+    read.catch(() => {});
+  }
 }

@@ -1,44 +1,10 @@
 // The PDF on wide screens: pdfjs-dist draws each page into a canvas, and only pages near the viewport
-// hold a canvas at all (a 200-page contract must not allocate 200 bitmaps). This module is imported
-// lazily by the document page, so pdfjs never weighs on the list's path.
+// hold a canvas at all (a 200-page contract must not allocate 200 bitmaps). pdfjs itself arrives
+// lazily (pdf-engine.ts); until it has opened the file, the first page shows as the server's image.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Spinner, makeStyles, tokens } from '@fluentui/react-components';
-import {
-  GlobalWorkerOptions,
-  PDFWorker,
-  getDocument,
-  type PDFDocumentProxy,
-  type RenderTask,
-} from 'pdfjs-dist';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { takePdfWorker } from '../views/document/pdf-viewer-loader';
-
-GlobalWorkerOptions.workerSrc = workerUrl;
-
-// One worker for every PDF. Its script may already be running: the document route starts it (through
-// the loader) while this module is still on its way. A worker passed to getDocument outlives each
-// document's loading task.
-let sharedWorker: PDFWorker | null = null;
-
-function pdfWorker(): PDFWorker | undefined {
-  if (typeof Worker === 'undefined') return undefined;
-  if (!sharedWorker || sharedWorker.destroyed) {
-    const port = takePdfWorker();
-    sharedWorker = port ? PDFWorker.create({ port }) : new PDFWorker();
-  }
-  return sharedWorker;
-}
-
-pdfWorker();
-
-// pdfjs 6 compiles no code from PDFs and dropped the isEvalSupported option; it is still passed so that
-// eval stays off if the pinned version ever moves back to a 5.x that honours it (project security rule).
-type SafeDocumentParams = NonNullable<Parameters<typeof getDocument>[0]> & { isEvalSupported: false };
-
-export function documentParams(url: string): SafeDocumentParams {
-  // The signed storage link needs no credentials.
-  return { url, isEvalSupported: false, withCredentials: false, worker: pdfWorker() };
-}
+import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
+import { loadPdfEngine } from '../views/document/pdf-viewer-loader';
 
 // Pages within half a screen of the scroller's view are drawn ahead of the scroll: about one page
 // either side, which keeps live canvases within twice the visible pages plus one.
@@ -67,28 +33,36 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
     boxShadow: tokens.shadow4,
   },
-  canvas: { display: 'block', width: '100%', height: '100%' },
+  // Drawn pages cover the slot; the first page's image lies under its canvas until pdfjs has drawn it.
+  canvas: { position: 'absolute', inset: 0, display: 'block', width: '100%', height: '100%' },
+  image: { display: 'block', width: '100%', height: 'auto' },
+  imageUnder: { position: 'absolute', inset: 0, display: 'block', width: '100%', height: '100%' },
   centered: { display: 'flex', justifyContent: 'center', padding: tokens.spacingVerticalXXL },
 });
 
 type PageSlotProps = {
-  pdf: PDFDocumentProxy;
+  /** Null while pdfjs is still opening the file: only the first page's slot shows, with its image. */
+  pdf: PDFDocumentProxy | null;
   pageNumber: number;
-  aspectRatio: number;
+  aspectRatio: number | null;
   label: string;
   root: HTMLElement | null;
+  /** The server's image of this page, shown until pdfjs has drawn it. */
+  imageUrl?: string;
 };
 
-function PageSlot({ pdf, pageNumber, aspectRatio, label, root }: PageSlotProps) {
+function PageSlot({ pdf, pageNumber, aspectRatio, label, root, imageUrl }: PageSlotProps) {
   const styles = useStyles();
   const slotRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   // The first page is on screen when the viewer opens: it starts drawing without waiting for the observer.
   const [isNear, setNear] = useState(pageNumber === 1);
+  // The canvas shows only once drawn, so a page never blanks out over its image while pdfjs draws.
+  const [isDrawn, setDrawn] = useState(false);
 
   useEffect(() => {
     const slot = slotRef.current;
-    if (!slot) return undefined;
+    if (!slot || !pdf) return undefined;
     // A rootMargin only reaches beyond the view of the element that actually scrolls.
     const observer = new IntersectionObserver(([entry]) => setNear(entry?.isIntersecting ?? false), {
       root,
@@ -96,12 +70,12 @@ function PageSlot({ pdf, pageNumber, aspectRatio, label, root }: PageSlotProps) 
     });
     observer.observe(slot);
     return () => observer.disconnect();
-  }, [root]);
+  }, [root, pdf]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     const slot = slotRef.current;
-    if (!isNear || !canvas || !slot) return undefined;
+    if (!isNear || !pdf || !canvas || !slot) return undefined;
     let task: RenderTask | null = null;
     let isCancelled = false;
     const loading = pdf.getPage(pageNumber);
@@ -113,12 +87,18 @@ function PageSlot({ pdf, pageNumber, aspectRatio, label, root }: PageSlotProps) 
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);
       task = page.render({ canvas, viewport });
-      task.promise.catch(() => {
-        // A cancelled render (the page scrolled away) rejects; the slot simply stays blank.
-      });
+      task.promise.then(
+        () => {
+          if (!isCancelled) setDrawn(true);
+        },
+        () => {
+          // A cancelled render (the page scrolled away) rejects; the slot simply stays blank.
+        },
+      );
     });
     return () => {
       isCancelled = true;
+      setDrawn(false);
       task?.cancel();
       // A page out of view gives back its operator list and fonts (once a cancelled render settles),
       // so the heap stays flat over a long scroll.
@@ -133,26 +113,33 @@ function PageSlot({ pdf, pageNumber, aspectRatio, label, root }: PageSlotProps) 
     <div
       ref={slotRef}
       className={styles.slot}
-      style={{ aspectRatio: `${aspectRatio}` }}
+      style={aspectRatio === null ? undefined : { aspectRatio: `${aspectRatio}` }}
       role="img"
       aria-label={label}
+      aria-busy={!isDrawn}
     >
-      {isNear && <canvas ref={canvasRef} className={styles.canvas} />}
+      {imageUrl !== undefined && !isDrawn && (
+        <img src={imageUrl} alt="" className={pdf ? styles.imageUnder : styles.image} />
+      )}
+      {isNear && pdf && <canvas ref={canvasRef} className={styles.canvas} hidden={!isDrawn} />}
     </div>
   );
 }
 
 export type PdfViewerProps = {
   url: string;
+  /** The server's page images: the first one stands in for the page while pdfjs starts. */
+  pageImages: string[];
   pageLabel: (page: number) => string;
   loadingLabel: string;
   onFailure: () => void;
 };
 
-export default function PdfViewer({ url, pageLabel, loadingLabel, onFailure }: PdfViewerProps) {
+export function PdfViewer({ url, pageImages, pageLabel, loadingLabel, onFailure }: PdfViewerProps) {
   const styles = useStyles();
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
-  const [aspectRatio, setAspectRatio] = useState(1 / Math.SQRT2);
+  const [aspectRatio, setAspectRatio] = useState<number | null>(null);
+  const firstImage = pageImages[0];
   const pagesRef = useRef<HTMLDivElement>(null);
   const [root, setRoot] = useState<HTMLElement | null | undefined>(undefined);
   const failureRef = useRef(onFailure);
@@ -161,49 +148,52 @@ export default function PdfViewer({ url, pageLabel, loadingLabel, onFailure }: P
   }, [onFailure]);
 
   useEffect(() => {
-    const task = getDocument(documentParams(url));
     let isCurrent = true;
-    task.promise
-      .then(async (loaded) => {
-        const first = await loaded.getPage(1);
-        const viewport = first.getViewport({ scale: 1 });
+    const opening = loadPdfEngine().then((engine) => engine.openPdfForViewer(url));
+    opening
+      .then((opened) => opened.ready)
+      .then(({ document, aspectRatio: ratio }) => {
         if (!isCurrent) return;
-        setAspectRatio(viewport.width / viewport.height);
-        setPdf(loaded);
+        setAspectRatio(ratio);
+        setPdf(document);
       })
       .catch(() => {
         if (isCurrent) failureRef.current();
       });
     return () => {
       isCurrent = false;
-      void task.destroy();
+      void opening.then((opened) => opened.task.destroy()).catch(() => {});
     };
   }, [url]);
 
+  // Once, as soon as the pages are in the document: the page observers need the element that scrolls.
   useLayoutEffect(() => {
-    if (pdf && pagesRef.current) setRoot(scrollContainerOf(pagesRef.current));
-  }, [pdf]);
+    if (root === undefined && pagesRef.current) setRoot(scrollContainerOf(pagesRef.current));
+  }, [root, pdf, firstImage]);
 
-  if (!pdf) {
+  if (!pdf && firstImage === undefined) {
     return (
       <div className={styles.centered}>
         <Spinner label={loadingLabel} />
       </div>
     );
   }
+  // Until pdfjs has opened the file, the first page's slot alone, with the page's image: the same
+  // element stays when the other slots join it, so the image never flickers.
+  const slots = pdf === null || root === undefined ? 1 : pdf.numPages;
   return (
     <div ref={pagesRef} className={styles.pages}>
-      {root !== undefined &&
-        Array.from({ length: pdf.numPages }, (_, index) => (
-          <PageSlot
-            key={index}
-            pdf={pdf}
-            pageNumber={index + 1}
-            aspectRatio={aspectRatio}
-            label={pageLabel(index + 1)}
-            root={root}
-          />
-        ))}
+      {Array.from({ length: slots }, (_, index) => (
+        <PageSlot
+          key={index}
+          pdf={pdf}
+          pageNumber={index + 1}
+          aspectRatio={pdf === null ? null : aspectRatio}
+          label={pageLabel(index + 1)}
+          root={root ?? null}
+          imageUrl={index === 0 ? firstImage : undefined}
+        />
+      ))}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-// What public/early-start.js started before the bundle arrived (a document link opened cold): each
+// What src/app/early-start-script.js started before the bundle arrived (a document link opened cold): each
 // piece is handed over at most once, so a later read, a retry or another document asks afresh.
 type EarlyStart = NonNullable<Window['__paraphEarly']>;
 
@@ -6,7 +6,7 @@ function early(): EarlyStart | null {
   return typeof window === 'undefined' ? null : (window.__paraphEarly ?? null);
 }
 
-function take<K extends 'profile' | 'document' | 'pdfWorker'>(key: K): EarlyStart[K] | null {
+function take<K extends 'profile' | 'document' | 'pdfWorker' | 'pdf'>(key: K): EarlyStart[K] | null {
   const started = early();
   if (!started) return null;
   const value = started[key];
@@ -27,4 +27,19 @@ export function takeEarlyDocument(documentId: string): Promise<Response> | null 
 /** pdfjs's worker, if the early start booted it. */
 export function takeEarlyPdfWorker(): Worker | null {
   return take('pdfWorker');
+}
+
+/**
+ * The bytes of the PDF at `url`, if the early start fetched that very file and nobody took it yet; null
+ * when it did not, or when its fetch failed (the viewer then asks for the file itself).
+ */
+export async function takeEarlyPdf(url: string): Promise<Uint8Array | null> {
+  if (early()?.pdf?.url !== url) return null;
+  const started = take('pdf');
+  if (started === null) return null;
+  try {
+    return new Uint8Array(await started.bytes);
+  } catch {
+    return null;
+  }
 }

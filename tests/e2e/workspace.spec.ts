@@ -137,3 +137,51 @@ test('a file name with markup shows as text in the list and the details, and run
   expect(await page.locator('img[src="x"]').count()).toBe(0);
   expect(dialogs).toBe(0);
 });
+
+test("a document link opened cold shows the first page's image until pdf.js has drawn the page", async ({
+  page,
+}) => {
+  await signIn(page, 'carol@paraph.test');
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  const id = await uploadViaApi(page, token, 'Cold open.pdf', await makePdf({ pages: 3, text: 'Cold open' }));
+  const headers = { Authorization: `Bearer ${token}` };
+  type Read = { data: { attributes: { publicImagesFileUrls: string[] } } };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`${baseUrl()}/api/documents/${id}`, { headers })).json()) as Read).data
+          .attributes.publicImagesFileUrls.length,
+      { timeout: 30_000 },
+    )
+    .toBe(3);
+
+  // The PDF is held back, so the page stays as it is while pdf.js waits for the file.
+  const pdfRequests: string[] = [];
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/storage\/.*\/original/, async (route) => {
+    pdfRequests.push(route.request().url());
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${baseUrl()}/app/document/${id}`);
+  const viewer = page.getByRole('region', { name: 'Document pages' });
+  const firstPage = viewer.getByRole('img', { name: /Page 1/ });
+  await expect(firstPage.locator('img')).toBeVisible();
+  expect(await firstPage.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
+    500,
+  );
+  await expect(firstPage).toHaveAttribute('aria-busy', 'true');
+  await expect(viewer.locator('canvas:not([hidden])')).toHaveCount(0);
+
+  release();
+  await expect(firstPage.locator('canvas')).toBeVisible();
+  await expect(firstPage.locator('img')).toHaveCount(0);
+  await expect(firstPage).toHaveAttribute('aria-busy', 'false');
+  // The early start fetched the file and pdf.js opened those very bytes: one request.
+  expect(pdfRequests).toHaveLength(1);
+  await expect(viewer.getByRole('img', { name: /Page 3/ })).toHaveCount(1);
+});

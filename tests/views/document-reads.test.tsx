@@ -7,6 +7,8 @@ import { createActor, toPromise } from 'xstate';
 // openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist before import.
 const network = vi.hoisted(() => {
   const calls: { method: string; url: string; release: (status?: number) => void }[] = [];
+  // What GET /documents/{id} answers per id, when a test needs more than an empty document.
+  const attributes: Record<string, Record<string, unknown>> = {};
   const fetchStub = (input: Request): Promise<Response> =>
     new Promise((resolve) => {
       calls.push({
@@ -17,7 +19,13 @@ const network = vi.hoisted(() => {
             new Response(
               JSON.stringify(
                 status === 200
-                  ? { data: { id: input.url.split('/').pop(), type: 'documents', attributes: {} } }
+                  ? {
+                      data: {
+                        id: input.url.split('/').pop(),
+                        type: 'documents',
+                        attributes: attributes[input.url.split('/').pop() ?? ''] ?? {},
+                      },
+                    }
                   : { code: 'not_found', message: 'Not found.' },
               ),
               { status, headers: { 'Content-Type': 'application/json' } },
@@ -33,11 +41,16 @@ const network = vi.hoisted(() => {
       super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
     }
   };
-  return { calls };
+  return { calls, attributes };
 });
 
 // The screen's code and pdfjs are not what these tests are about: the preload is only seen to ask for them.
-const screens = vi.hoisted(() => ({ loadDocumentScreen: vi.fn(), preloadPdfViewer: vi.fn() }));
+const screens = vi.hoisted(() => ({
+  loadDocumentScreen: vi.fn(),
+  preloadPdfEngine: vi.fn(),
+  preopenPdf: vi.fn(),
+  drawsPdf: { value: false },
+}));
 vi.mock('../../src/app/route-modules', () => ({
   loadDocumentScreen: () => {
     screens.loadDocumentScreen();
@@ -45,7 +58,9 @@ vi.mock('../../src/app/route-modules', () => ({
   },
 }));
 vi.mock('../../src/views/document/pdf-viewer-loader', () => ({
-  preloadPdfViewer: screens.preloadPdfViewer,
+  preloadPdfEngine: screens.preloadPdfEngine,
+  drawsPdf: () => screens.drawsPdf.value,
+  loadPdfEngine: () => Promise.resolve({ preopenPdf: screens.preopenPdf }),
 }));
 
 const { api } = await import('../../src/api/client');
@@ -54,6 +69,7 @@ const { fetchProfile } = await import('../../src/services/session');
 const { DOCUMENT_READ_REUSE_MS, fetchDocument, readDocument } = await import('../../src/services/documents');
 
 afterEach(() => {
+  screens.drawsPdf.value = false;
   vi.restoreAllMocks();
   vi.clearAllMocks();
   for (const call of network.calls.splice(0)) call.release();
@@ -146,7 +162,7 @@ describe('the start-up preload of a document link', () => {
       '/documents/doc-9',
     ]);
     expect(screens.loadDocumentScreen).toHaveBeenCalledTimes(1);
-    expect(screens.preloadPdfViewer).toHaveBeenCalledTimes(1);
+    expect(screens.preloadPdfEngine).toHaveBeenCalledTimes(1);
     for (const call of network.calls.splice(0)) call.release();
     await expect(joined).resolves.toMatchObject({ id: 'doc-9' });
     await expect(toPromise(session)).resolves.toMatchObject({ id: 'profiles' });
@@ -168,8 +184,32 @@ describe('the start-up preload of a document link', () => {
     await settle();
     expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/profiles']);
     expect(screens.loadDocumentScreen).not.toHaveBeenCalled();
-    expect(screens.preloadPdfViewer).not.toHaveBeenCalled();
+    expect(screens.preloadPdfEngine).not.toHaveBeenCalled();
     // The session's first load takes it, so the next test starts without one.
     void toPromise(createActor(fetchProfile).start()).catch(() => {});
+  });
+
+  it('starts opening the PDF once the document names it, where the viewer draws it', async () => {
+    screens.drawsPdf.value = true;
+    network.attributes['doc-11'] = { pdfUrl: '/storage/doc-11.pdf' };
+    network.attributes['doc-12'] = { pdfUrl: '/storage/doc-12.pdf' };
+    preloadForLocation('/app/document/view/doc-11', true);
+    await settle();
+    expect(screens.preopenPdf).not.toHaveBeenCalled();
+    for (const call of network.calls.splice(0)) call.release();
+    await settle();
+    expect(screens.preopenPdf).toHaveBeenCalledExactlyOnceWith('/storage/doc-11.pdf');
+
+    // The details page shows no PDF, and neither do phones and touch screens (page images there).
+    preloadForLocation('/app/document/details/doc-12', true);
+    await settle();
+    for (const call of network.calls.splice(0)) call.release();
+    await settle();
+    screens.drawsPdf.value = false;
+    preloadForLocation('/app/document/doc-12', true);
+    await settle();
+    for (const call of network.calls.splice(0)) call.release();
+    await settle();
+    expect(screens.preopenPdf).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,13 +1,20 @@
-// public/early-start.js runs before the bundle and cannot import the app's constants, so these tests run
-// the very file in the page and check that it starts exactly what the app then takes over: the profile and
-// the document of a document route with a token, pdfjs's worker on wide non-touch screens, and nothing
-// anywhere else.
+// src/app/early-start-script.js runs before the bundle and cannot import the app's constants, so these tests run
+// the very file in the page and check that it starts exactly what the app then takes over: the catalog of
+// the language the app picks (every page); the profile and the document of a document route with a token,
+// the document screen's code; on wide non-touch screens pdfjs's worker and code, the PDF and its first
+// page's image; and nothing anywhere else.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_KEY } from '../../src/api/client';
 import { documentIdOfPath } from '../../src/app/preload';
-import { takeEarlyDocument, takeEarlyPdfWorker, takeEarlyProfile } from '../../src/services/early-start';
+import {
+  takeEarlyDocument,
+  takeEarlyPdf,
+  takeEarlyPdfWorker,
+  takeEarlyProfile,
+} from '../../src/services/early-start';
+import { detectLocale } from '../../src/i18n/locale';
 import { MOBILE_QUERY, TOUCH_QUERY } from '../../src/views/use-media-query';
-import SCRIPT from '../../public/early-start.js?raw';
+import SCRIPT from '../../src/app/early-start-script.js?raw';
 
 const WORKER_URL = '/app/assets/pdf.worker.min-test.mjs';
 
@@ -25,21 +32,46 @@ function earlyDocumentId(): string | null {
 let fetchCalls: { url: string; init: RequestInit }[];
 let matching: Set<string>;
 
+// What the build writes into the page (vite.config.ts, earlyStart).
+const PAGE_HINTS: Record<string, string> = {
+  'paraph-pdf-worker': WORKER_URL,
+  'paraph-document-chunks': '/app/assets/document-page-1.js /app/assets/details-panel-2.js',
+  'paraph-pdf-chunks': '/app/assets/pdf-engine-3.js /app/assets/pdfjs-4.js',
+  'paraph-catalogs': 'en=/app/assets/en-5.js es=/app/assets/es-6.js fr=/app/assets/fr-7.js',
+};
+
 function runScript(path: string, { token = 'secret-token' as string | null, meta = true } = {}) {
   window.history.replaceState(null, '', path);
   if (token === null) window.localStorage.removeItem(ACCESS_TOKEN_KEY);
   else window.localStorage.setItem(ACCESS_TOKEN_KEY, token);
-  document.head.querySelector('meta[name="paraph-pdf-worker"]')?.remove();
+  for (const tag of document.head.querySelectorAll('meta, link')) tag.remove();
   if (meta) {
-    const tag = document.createElement('meta');
-    tag.setAttribute('name', 'paraph-pdf-worker');
-    tag.setAttribute('content', WORKER_URL);
-    document.head.append(tag);
+    for (const [name, content] of Object.entries(PAGE_HINTS)) {
+      const tag = document.createElement('meta');
+      tag.setAttribute('name', name);
+      tag.setAttribute('content', content);
+      document.head.append(tag);
+    }
   }
   new Function(SCRIPT)();
 }
 
+function preloaded(kind: 'modulepreload' | 'preload'): string[] {
+  return [...document.head.querySelectorAll<HTMLLinkElement>(`link[rel="${kind}"]`)].map((link) =>
+    link.getAttribute('href') ?? '',
+  );
+}
+
+async function flush(): Promise<void> {
+  for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+const PDF_BYTES = new Uint8Array([37, 80, 68, 70, 45]);
+// GET /documents/{id} names the PDF and the first page's image; the PDF answers its bytes.
+let answers: Record<string, () => Response>;
+
 beforeEach(() => {
+  answers = {};
   fetchCalls = [];
   matching = new Set();
   FakeWorker.started = [];
@@ -47,7 +79,7 @@ beforeEach(() => {
     'fetch',
     vi.fn((url: string, init: RequestInit) => {
       fetchCalls.push({ url, init });
-      return Promise.resolve(new Response('{}'));
+      return Promise.resolve(answers[url]?.() ?? new Response('{}'));
     }),
   );
   vi.stubGlobal('Worker', FakeWorker);
@@ -57,10 +89,13 @@ beforeEach(() => {
 afterEach(() => {
   delete window.__paraphEarly;
   window.localStorage.clear();
+  for (const tag of document.head.querySelectorAll('meta, link')) tag.remove();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
-describe('public/early-start.js', () => {
+describe('src/app/early-start-script.js', () => {
   it('asks for the profile and the document of a document link, and boots the worker', async () => {
     runScript('/app/document/view/doc%201');
     expect(fetchCalls.map((call) => call.url)).toEqual(['/api/profiles', '/api/documents/doc%201']);
@@ -123,5 +158,99 @@ describe('public/early-start.js', () => {
   it('keeps quiet on a malformed path', () => {
     expect(() => runScript('/app/document/%E0%A4%A')).not.toThrow();
     expect(window.__paraphEarly).toBeUndefined();
+  });
+
+  it("preloads the document screen's code, and pdfjs's only where the PDF is drawn", () => {
+    runScript('/app/document/abc');
+    const screen = PAGE_HINTS['paraph-document-chunks']?.split(' ') ?? [];
+    const pdfjs = PAGE_HINTS['paraph-pdf-chunks']?.split(' ') ?? [];
+    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js', ...screen, ...pdfjs]);
+    // As the build's own modulepreload links, so that the app's import finds this very request.
+    for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) {
+      expect(link.crossOrigin).toBe('');
+    }
+
+    matching = new Set([MOBILE_QUERY]);
+    runScript('/app/document/abc');
+    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js', ...screen]);
+
+    runScript('/app/documents');
+    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js']);
+  });
+
+  it('preloads the catalog of the language the app will pick, on every page, signed in or not', () => {
+    const cases: { stored: string | null; languages: string[] }[] = [
+      { stored: null, languages: ['fr-BE', 'en'] },
+      { stored: 'es', languages: ['fr-BE'] },
+      { stored: 'de', languages: ['de-CH', 'ES'] },
+      { stored: null, languages: ['nl', 'pt'] },
+      { stored: ' FR ', languages: [] },
+    ];
+    const catalogs = { en: '/app/assets/en-5.js', es: '/app/assets/es-6.js', fr: '/app/assets/fr-7.js' };
+    for (const { stored, languages } of cases) {
+      vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+      vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? 'en-US');
+      runScript('/app/login', { token: null });
+      if (stored === null) window.localStorage.removeItem('locale');
+      else window.localStorage.setItem('locale', stored);
+      for (const tag of document.head.querySelectorAll('link')) tag.remove();
+      new Function(SCRIPT)();
+      const expected = detectLocale(stored, languages.length > 0 ? languages : [navigator.language]);
+      expect(preloaded('modulepreload'), JSON.stringify({ stored, languages })).toEqual([catalogs[expected]]);
+    }
+  });
+
+  it('fetches the PDF and preloads its first page image once the document names them; the viewer takes the bytes once', async () => {
+    answers['/api/documents/abc'] = () =>
+      Response.json({
+        data: {
+          id: 'abc',
+          attributes: { pdfUrl: '/storage/abc.pdf?sig=1', publicImagesFileUrls: ['/storage/abc-1.png'] },
+        },
+      });
+    answers['/storage/abc.pdf?sig=1'] = () => new Response(PDF_BYTES);
+    runScript('/app/document/view/abc');
+    await flush();
+    expect(fetchCalls.map((call) => call.url)).toEqual([
+      '/api/profiles',
+      '/api/documents/abc',
+      '/storage/abc.pdf?sig=1',
+    ]);
+    // The signed link needs no token: only the API calls carry it.
+    expect(fetchCalls[2]?.init).toEqual({ credentials: 'same-origin' });
+    const image = document.head.querySelector<HTMLLinkElement>('link[rel="preload"]');
+    expect(image?.getAttribute('href')).toBe('/storage/abc-1.png');
+    expect(image?.as).toBe('image');
+
+    // The app still reads the document's answer in full.
+    const answer = await takeEarlyDocument('abc');
+    await expect(answer?.json()).resolves.toMatchObject({ data: { id: 'abc' } });
+
+    await expect(takeEarlyPdf('/storage/other.pdf')).resolves.toBeNull();
+    await expect(takeEarlyPdf('/storage/abc.pdf?sig=1')).resolves.toEqual(PDF_BYTES);
+    await expect(takeEarlyPdf('/storage/abc.pdf?sig=1')).resolves.toBeNull();
+  });
+
+  it('fetches no PDF for the details page, hands over none that failed, and lets go of one nobody took', async () => {
+    answers['/api/documents/abc'] = () =>
+      Response.json({ data: { id: 'abc', attributes: { pdfUrl: '/storage/abc.pdf' } } });
+    answers['/storage/abc.pdf'] = () => new Response('gone', { status: 404 });
+    runScript('/app/document/details/abc');
+    await flush();
+    expect(fetchCalls.map((call) => call.url)).not.toContain('/storage/abc.pdf');
+
+    runScript('/app/document/abc');
+    await flush();
+    expect(fetchCalls.map((call) => call.url)).toContain('/storage/abc.pdf');
+    await expect(takeEarlyPdf('/storage/abc.pdf')).resolves.toBeNull();
+
+    vi.useFakeTimers();
+    answers['/storage/abc.pdf'] = () => new Response(PDF_BYTES);
+    runScript('/app/document/abc');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(window.__paraphEarly?.pdf?.url).toBe('/storage/abc.pdf');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(window.__paraphEarly?.pdf).toBeNull();
+    await expect(takeEarlyPdf('/storage/abc.pdf')).resolves.toBeNull();
   });
 });

@@ -5,23 +5,16 @@ import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
-import { loadPdfViewer, preloadPdfViewer } from './pdf-viewer-loader';
+import { PdfViewer } from '../../pdf/pdf-viewer';
+import { preloadPdfEngine } from './pdf-viewer-loader';
 import { PageImages } from './page-images';
-import { preloadedLazy } from '../preloaded-lazy';
 
 // pdfjs-dist stays off the list's path. Where the PDF is drawn it starts loading with the document
 // route (or earlier, from the start-up preload), with its worker, while the document is still being
 // fetched, instead of after it.
-const PdfViewer = preloadedLazy(loadPdfViewer, (module) => module.default, <PdfViewerLoading />);
-
-preloadPdfViewer();
+preloadPdfEngine();
 
 export type DocumentActor = ActorRefFrom<typeof documentMachine>;
-
-function PdfViewerLoading() {
-  const intl = useIntl();
-  return <Spinner label={intl.formatMessage({ id: 'document.viewer.loadingPdf' })} />;
-}
 
 function Unavailable() {
   const intl = useIntl();
@@ -70,6 +63,7 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   return (
     <PdfViewer
       url={pdfUrl}
+      pageImages={images}
       loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
       pageLabel={(page) =>
         intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })

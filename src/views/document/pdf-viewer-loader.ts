@@ -1,15 +1,15 @@
-// Loads the pdfjs viewer once, for the document screen and for the start-up preload of a document link,
-// and starts pdfjs's worker beside it: the worker's script is the largest piece and it need not wait for
-// the viewer's code to arrive first. Tiny on purpose: importing it must not pull pdfjs onto the list's
+// Loads pdfjs (src/pdf/pdf-engine.ts) once, for the document screen and for the start-up preload of a
+// document link, and starts pdfjs's worker beside it: the worker's script is the largest piece and it
+// need not wait for pdfjs's main-thread code to arrive first. Tiny on purpose: importing it must not pull pdfjs onto the list's
 // path (the worker's URL is only a string here).
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { takeEarlyPdfWorker } from '../../services/early-start';
 import { loader, type Loader } from '../preloaded-lazy';
 import { MOBILE_QUERY, TOUCH_QUERY } from '../use-media-query';
 
-type PdfViewerModule = typeof import('../../pdf/pdf-viewer');
+type PdfEngineModule = typeof import('../../pdf/pdf-engine');
 
-export const loadPdfViewer: Loader<PdfViewerModule> = loader(() => import('../../pdf/pdf-viewer'));
+export const loadPdfEngine: Loader<PdfEngineModule> = loader(() => import('../../pdf/pdf-engine'));
 
 /** Whether this screen draws the PDF itself: phones and touch screens get the page images instead. */
 export function drawsPdf(): boolean {
@@ -37,8 +37,8 @@ function startPdfWorker(): Worker | null {
 }
 
 /** Starts loading the viewer where it will be used; a failure is reported when the viewer renders. */
-export function preloadPdfViewer(): void {
+export function preloadPdfEngine(): void {
   if (!drawsPdf()) return;
   startedWorker ??= takeEarlyPdfWorker() ?? startPdfWorker();
-  loadPdfViewer().catch(() => {});
+  loadPdfEngine().catch(() => {});
 }

@@ -1,0 +1,123 @@
+// Runs before the app's bundle has arrived (index.html loads it async). A document link opened cold
+// would otherwise ask for the profile, the document and pdfjs's worker (about 1 MB of script to fetch
+// and compile before the PDF can even be requested) only once the app's own code has compiled, and for
+// the document screen's code and pdfjs only once the bundle has run. Started here, they run beside it;
+// the app takes the answers and the worker over once (src/services/early-start.ts), and its dynamic
+// imports find the code already fetched and compiled (modulepreload). Anywhere but a document route
+// nothing starts. The token goes only into an Authorization header, as the app sends it.
+// Keep the literals equal to the app's (tests/views/early-start.test.tsx checks them): the access-token
+// key, the document routes and the breakpoints of src/views/use-media-query.ts.
+(function () {
+  'use strict';
+  // A file nobody took (the document is still being processed, or the user left) is let go.
+  var UNTAKEN_PDF_MS = 30000;
+  function prefetchPdf(early) {
+    // Registered before the app's own read, so the answer is cloned before the app reads its body.
+    early.document
+      .then(function (response) {
+        return response.ok ? response.clone().json() : null;
+      })
+      .then(function (body) {
+        var attributes = (body && body.data && body.data.attributes) || {};
+        // The viewer shows the server's image of the first page until pdf.js has drawn it.
+        var images = attributes.publicImagesFileUrls;
+        if (Array.isArray(images) && typeof images[0] === 'string' && images[0] !== '') {
+          var link = document.createElement('link');
+          link.rel = 'preload';
+          link.as = 'image';
+          link.href = images[0];
+          document.head.appendChild(link);
+        }
+        var url = attributes.pdfUrl;
+        if (typeof url !== 'string' || url === '') return;
+        // Credentials as pdf.js sends them for the signed storage link (withCredentials: false).
+        var bytes = window.fetch(url, { credentials: 'same-origin' }).then(function (response) {
+          if (!response.ok) throw new Error('The PDF could not be fetched early: ' + response.status);
+          return response.arrayBuffer();
+        });
+        bytes.catch(function () {});
+        early.pdf = { url: url, bytes: bytes };
+        window.setTimeout(function () {
+          if (early.pdf && early.pdf.bytes === bytes) early.pdf = null;
+        }, UNTAKEN_PDF_MS);
+      })
+      .catch(function () {});
+  }
+  // The build lists the files (vite.config.ts, earlyStart) in a meta tag, space-separated.
+  function preloadModules(name) {
+    var meta = document.querySelector('meta[name="' + name + '"]');
+    addModulePreloads(meta ? (meta.getAttribute('content') || '').split(' ') : []);
+  }
+  function addModulePreloads(files) {
+    for (var index = 0; index < files.length; index += 1) {
+      if (!files[index]) continue;
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      // As the build's own modulepreload links, so that the dynamic import finds this very request.
+      link.crossOrigin = '';
+      link.href = files[index];
+      document.head.appendChild(link);
+    }
+  }
+  // The language the app will pick (src/i18n/locale.ts detectLocale: the stored choice, then the
+  // browser's languages, then English): its catalog is the first thing the app's start waits for.
+  function detectLocale() {
+    var tags = [];
+    try {
+      tags.push(window.localStorage.getItem('locale'));
+    } catch {
+      // Storage refused: the browser's languages still apply.
+    }
+    tags = tags.concat(navigator.languages && navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
+    for (var index = 0; index < tags.length; index += 1) {
+      var language = String(tags[index] || '').trim().toLowerCase().split(/[-_]/)[0];
+      if (language === 'en' || language === 'es' || language === 'fr') return language;
+    }
+    return 'en';
+  }
+  function preloadCatalog() {
+    var meta = document.querySelector('meta[name="paraph-catalogs"]');
+    var entries = meta ? (meta.getAttribute('content') || '').split(' ') : [];
+    var locale = detectLocale();
+    for (var index = 0; index < entries.length; index += 1) {
+      var pair = entries[index].split('=');
+      if (pair[0] === locale && pair[1]) addModulePreloads(pair[1].split(','));
+    }
+  }
+  try {
+    preloadCatalog();
+  } catch {
+    // The app loads its catalog itself.
+  }
+  try {
+    var match = /^\/app\/document\/(?:view\/|details\/)?([^/]+)\/?$/.exec(window.location.pathname);
+    if (!match) return;
+    var documentId = decodeURIComponent(match[1]);
+    var token = window.localStorage.getItem('access_token');
+    if (!token) return;
+    var init = { headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' } };
+    var early = {
+      documentId: documentId,
+      profile: window.fetch('/api/profiles', init),
+      document: window.fetch('/api/documents/' + encodeURIComponent(documentId), init),
+      pdfWorker: null,
+      pdf: null,
+    };
+    // Unhandled rejections stay quiet: the app reads these answers, and their failures, itself.
+    early.profile.catch(function () {});
+    early.document.catch(function () {});
+    window.__paraphEarly = early;
+    preloadModules('paraph-document-chunks');
+    var meta = document.querySelector('meta[name="paraph-pdf-worker"]');
+    if (!meta || typeof Worker === 'undefined' || typeof window.matchMedia !== 'function') return;
+    if (window.matchMedia('(max-width: 767px)').matches) return;
+    if (window.matchMedia('(pointer: coarse)').matches) return;
+    early.pdfWorker = new Worker(meta.getAttribute('content'), { type: 'module' });
+    preloadModules('paraph-pdf-chunks');
+    // pdf.js asks for the file only once its worker has started, and that start is the slowest part of
+    // opening a document; the file is fetched meanwhile. The details page draws no PDF.
+    if (!/^\/app\/document\/details\//.test(window.location.pathname)) prefetchPdf(early);
+  } catch {
+    // A malformed path, storage or workers refused (privacy modes): the app starts everything itself.
+  }
+})();
