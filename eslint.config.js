@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
+import { noLiteralText } from './scripts/eslint/no-literal-text.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'test-results', 'playwright-report', 'openapi/schema.d.ts'] },
@@ -42,5 +43,11 @@ export default tseslint.config(
       ],
       'no-restricted-globals': ['error', 'fetch', 'window', 'document', 'localStorage', 'XMLHttpRequest'],
     },
+  },
+  {
+    // Views and the app shell show text to people: it must come from the catalogs (all three languages).
+    files: ['src/**/*.tsx'],
+    plugins: { paraph: { rules: { 'no-literal-text': noLiteralText } } },
+    rules: { 'paraph/no-literal-text': 'error' },
   },
 );

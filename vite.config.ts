@@ -2,6 +2,7 @@ import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
 import { readFile } from 'node:fs/promises';
 import { defineConfig, loadEnv, minify, type Plugin } from 'vite';
+import { buildQuickGuides } from './scripts/quick-guides';
 
 // npm run dev starts the server on PORT (default 8080); the dev server proxies to it.
 const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -132,9 +133,48 @@ function earlyStart(): Plugin {
   };
 }
 
+/**
+ * The sidebar's quick-guide PDFs (scripts/quick-guides.ts), made afresh by every build and emitted as
+ * dist/help/quick-guide-{en,es,fr}.pdf: fixed names, since the file name is the link. The dev server
+ * makes them on first request. They are never committed.
+ */
+function quickGuides(): Plugin {
+  let guides: Promise<Map<string, Uint8Array>> | null = null;
+  const made = () => (guides ??= buildQuickGuides());
+  let isBuild = false;
+  return {
+    name: 'paraph:quick-guides',
+    configResolved(config) {
+      isBuild = config.command === 'build';
+    },
+    async buildStart() {
+      if (!isBuild) return;
+      for (const [fileName, source] of await buildQuickGuides()) {
+        this.emitFile({ type: 'asset', fileName, source });
+      }
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const fileName = /^\/(?:app\/)?(help\/quick-guide-(?:en|es|fr)\.pdf)(?:\?.*)?$/.exec(
+          req.url ?? '',
+        )?.[1];
+        if (fileName === undefined) return next();
+        made().then(
+          (files) => {
+            res.setHeader('content-type', 'application/pdf');
+            res.setHeader('cache-control', 'no-cache');
+            res.end(files.get(fileName));
+          },
+          (error: unknown) => next(error),
+        );
+      });
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => ({
   base: BASE,
-  plugins: [react(), precompiledCatalogs(), earlyStart()],
+  plugins: [react(), precompiledCatalogs(), earlyStart(), quickGuides()],
   resolve: {
     alias:
       command === 'build'

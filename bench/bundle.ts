@@ -5,9 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, type Response } from 'playwright-core';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed.ts';
+import { DEMO_ACCOUNTS } from '../server/seed.ts';
 import { kib, ratio, round, type Bench, type BenchResult } from './report.ts';
-import { ensureBuilt, launchChromium, STEP_TIMEOUT_MS } from './browser.ts';
+import { ensureBuilt, launchChromium, signInInBrowser, STEP_TIMEOUT_MS } from './browser.ts';
 import { ROOT_DIR, makeDataDir, startServer } from './server-process.ts';
 
 const TARGET_GZIP_BYTES = 180 * 1024;
@@ -74,15 +74,7 @@ async function signInAndKeepState(
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    await page.goto(`${origin}/app/`);
-    await page.waitForURL(/\/app\/login/);
-    await page.getByRole('link', { name: 'Sign in' }).first().click();
-    await page.waitForURL(/\/sign_in/);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/app\/documents/);
-    await page.getByRole('grid', { name: 'Documents' }).waitFor({ state: 'visible' });
+    await signInInBrowser(page, origin, email);
     return await context.storageState();
   } finally {
     await context.close();

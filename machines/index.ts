@@ -61,12 +61,15 @@ import {
   SIGNING_INPUTS,
 } from './signing-events';
 import { uploadMachine, type UploadEvent } from './upload.machine';
+import { languageMachine, type LanguageEvent } from './language.machine';
+import { welcomeMachine, type WelcomeEvent } from './welcome.machine';
 import { settingsMachine, type SettingsEvent } from './settings.machine';
 import {
   auditTrailDownloadMachine,
   type AuditTrailDownloadEvent,
   type AuditTrailDownloadInput,
 } from './audit-trail-download.machine';
+import { errorReportMachine, type ErrorReportEvent, type ErrorReportInput } from './error-report.machine';
 
 export type MachineEntry = {
   machine: AnyStateMachine;
@@ -568,6 +571,32 @@ export const AUDIT_TRAIL_DOWNLOAD_INPUTS = [
   { documentId: 'd1', originalFilename: 'Supplier agreement.pdf' },
 ] as const satisfies readonly AuditTrailDownloadInput[];
 
+export const ERROR_REPORT_EVENTS = [
+  { type: 'report.send' },
+  done('sendErrorReport', undefined),
+  failed('sendErrorReport', OFFLINE),
+] as const satisfies readonly (ErrorReportEvent | InternalEvent)[];
+
+export const ERROR_REPORT_INPUTS = [
+  { error: { message: 'Cannot read properties of undefined', stack: 'TypeError: at DocumentPage' } },
+] as const satisfies readonly ErrorReportInput[];
+
+export const LANGUAGE_EVENTS = [
+  { type: 'language.choose', locale: 'fr' },
+  { type: 'language.save', locale: 'es' },
+  done('saveLocale', undefined),
+  failed('saveLocale', SERVER_ERROR),
+] as const satisfies readonly (LanguageEvent | InternalEvent)[];
+
+export const WELCOME_EVENTS = [
+  { type: 'welcome.check', welcomeScreenWatched: false, isModalOpen: false },
+  { type: 'welcome.check', welcomeScreenWatched: false, isModalOpen: true },
+  { type: 'welcome.check', welcomeScreenWatched: true, isModalOpen: false },
+  { type: 'welcome.closed' },
+  done('saveWelcomeScreenWatched', undefined),
+  failed('saveWelcomeScreenWatched', OFFLINE),
+] as const satisfies readonly (WelcomeEvent | InternalEvent)[];
+
 export const MACHINES = {
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
   modal: { machine: modalMachine, events: MODAL_EVENTS },
@@ -581,11 +610,14 @@ export const MACHINES = {
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
   'sign-groups': { machine: signGroupsMachine, events: SIGN_GROUPS_EVENTS },
   settings: { machine: settingsMachine, events: SETTINGS_EVENTS },
+  language: { machine: languageMachine, events: LANGUAGE_EVENTS },
+  welcome: { machine: welcomeMachine, events: WELCOME_EVENTS },
   'audit-trail-download': {
     machine: auditTrailDownloadMachine,
     events: AUDIT_TRAIL_DOWNLOAD_EVENTS,
     inputs: AUDIT_TRAIL_DOWNLOAD_INPUTS,
   },
+  'error-report': { machine: errorReportMachine, events: ERROR_REPORT_EVENTS, inputs: ERROR_REPORT_INPUTS },
   'document-details': {
     machine: documentDetailsMachine,
     events: DOCUMENT_DETAILS_EVENTS,
@@ -628,6 +660,8 @@ export { documentLifecycleMachine };
 export { documentDetailsMachine, downloadMachine };
 export { participantSearchMachine, signFlowFormMachine };
 export { auditTrailDownloadMachine, settingsMachine };
+export { languageMachine, welcomeMachine };
+export { errorReportMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type {
   ConnectedProfile,

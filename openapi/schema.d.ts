@@ -1363,8 +1363,15 @@ export interface components {
         ErrorReport: {
             message: string;
             stack?: string;
-            /** @description The app URL where the crash happened (the app strips its query string). */
+            /**
+             * @description The route where the crash happened, a path only (`/app/documents`). The app sends
+             *     `location.pathname`; the server keeps only the path of anything else, dropping what follows
+             *     `?` or `#`, so no query string or token is ever stored.
+             */
             url: string;
+            /** @description The app's version (`v2.34.1`). */
+            version?: string;
+            /** @description Kept for older clients; the server stores the request's User-Agent header instead when it has one. */
             userAgent?: string;
         };
     };

@@ -22,6 +22,7 @@ import { connectionHandlers } from './handlers/connections.ts';
 import { documentActionHandlers } from './handlers/document-actions.ts';
 import { documentHandlers } from './handlers/documents.ts';
 import { documentVersionResendHandlers } from './handlers/document-versions-resend.ts';
+import { errorReportHandlers } from './handlers/error-reports.ts';
 import { inviteHandlers } from './handlers/invites.ts';
 import { profileHandlers } from './handlers/profiles.ts';
 import { signGroupHandlers } from './handlers/sign-groups.ts';
@@ -71,6 +72,7 @@ export const HANDLERS: Handlers = {
   ...connectionRequestHandlers,
   ...signGroupHandlers,
   ...uploadHandlers,
+  ...errorReportHandlers,
 };
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -173,7 +175,11 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     registerDevOutbox(app, deps);
     registerIdpPages(app, deps);
     if (store.kind === 'local') registerLocalStorageRoutes(app, store);
-    await registerSpa(app, config.appDir, { geocoderUrl: config.geocoderUrl });
+    await registerSpa(app, config.appDir, {
+      geocoderUrl: config.geocoderUrl,
+      supportEmailUk: config.supportEmailUk,
+      supportEmailNl: config.supportEmailNl,
+    });
 
     app.addHook('onClose', async () => {
       if (ownedDb !== null) await ownedDb.destroy();

@@ -34,10 +34,17 @@ export type Config = {
   geocoderUrl: string;
   // Its origin, for the CSP's connect-src.
   geocoderOrigin: string;
+  // The sidebar's support addresses (spec 000 §1): profiles of country uk write to the UK one, every
+  // other country to the NL one (PARAPH_SUPPORT_EMAIL_UK / _NL). The app reads them from its page.
+  supportEmailUk: string;
+  supportEmailNl: string;
 };
 
 export const DEFAULT_GEOCODER_URL =
   'https://nominatim.openstreetmap.org/reverse?format=json&lat={lat}&lon={lon}';
+
+export const DEFAULT_SUPPORT_EMAIL_UK = 'support-uk@paraph.test';
+export const DEFAULT_SUPPORT_EMAIL_NL = 'support@paraph.test';
 
 export type SignLimits = { basic: number | null; qualified: number | null; advanced: number | null };
 
@@ -74,6 +81,17 @@ function geocoder(env: Env): { url: string; origin: string } {
     throw new Error(`PARAPH_GEOCODER_URL must be an http(s) URL, got "${raw}"`);
   }
   return { url: raw, origin: url.origin };
+}
+
+// The same pattern as the app's (src/services/help.ts): nothing that could add a recipient or a
+// subject to the mailto: link the address becomes.
+const EMAIL_ADDRESS = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+function emailAddress(env: Env, name: string, fallback: string): string {
+  const raw = nonEmpty(env[name]);
+  if (raw === null) return fallback;
+  if (!EMAIL_ADDRESS.test(raw)) throw new Error(`${name} must be an e-mail address, got "${raw}"`);
+  return raw;
 }
 
 function origin(env: Env, name: string): string | null {
@@ -118,5 +136,7 @@ export function loadConfig(env: Env): Config {
     publicOrigin: origin(env, 'PARAPH_PUBLIC_ORIGIN'),
     geocoderUrl: geocoderService.url,
     geocoderOrigin: geocoderService.origin,
+    supportEmailUk: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_UK', DEFAULT_SUPPORT_EMAIL_UK),
+    supportEmailNl: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_NL', DEFAULT_SUPPORT_EMAIL_NL),
   };
 }

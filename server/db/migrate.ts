@@ -8,6 +8,7 @@ import { invitesMigration } from './migrations/0003_invites.ts';
 import { connectionsMigration } from './migrations/0004_connections.ts';
 import { signaturePlacementsMigration } from './migrations/0005_signature_placements.ts';
 import { signingMigration } from './migrations/0006_signing.ts';
+import { errorReportsMigration } from './migrations/0007_error_reports.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -18,6 +19,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0004_connections': connectionsMigration,
     '0005_signature_placements': signaturePlacementsMigration,
     '0006_signing': signingMigration,
+    '0007_error_reports': errorReportsMigration,
   };
 }
 

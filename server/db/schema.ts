@@ -261,6 +261,19 @@ export type DocumentVersionsTable = {
   notified_at: string | null;
 };
 
+// Migration 0007 ([6/6]): reports from the app's error screen. `route` is a path only.
+export type ErrorReportsTable = {
+  id: string;
+  created_at: string;
+  user_id: string | null;
+  message: string;
+  stack: string | null;
+  route: string;
+  version: string | null;
+  user_agent: string | null;
+  ip: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -286,6 +299,7 @@ export type Database = {
   signature_placements: SignaturePlacementsTable;
   smart_cards: SmartCardsTable;
   document_versions: DocumentVersionsTable;
+  error_reports: ErrorReportsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,11 +20,18 @@ async function isFile(file: string): Promise<boolean> {
 export type SpaSettings = {
   // Read by the app from its page at run time (src/services/geolocation.ts), so one build serves any setup.
   geocoderUrl: string;
+  // The sidebar's support addresses (src/services/help.ts picks one by the profile's country).
+  supportEmailUk: string;
+  supportEmailNl: string;
 };
 
 // The page with the server's run-time settings in meta tags, right after <head>.
 function withSettings(html: string, settings: SpaSettings): string {
-  const meta = `<meta name="paraph:geocoder-url" content="${escapeHtml(settings.geocoderUrl)}" />`;
+  const meta = [
+    `<meta name="paraph:geocoder-url" content="${escapeHtml(settings.geocoderUrl)}" />`,
+    `<meta name="paraph:support-email-uk" content="${escapeHtml(settings.supportEmailUk)}" />`,
+    `<meta name="paraph:support-email-nl" content="${escapeHtml(settings.supportEmailNl)}" />`,
+  ].join('\n    ');
   return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`);
 }
 

@@ -14,12 +14,17 @@ import {
   scrollToTop,
 } from '../services/navigation';
 import { fetchProfile, fetchToken } from '../services/session';
+import { postAccessToken } from '../services/mobile-wrapper';
 import { removeToken, storeToken } from '../services/token';
 
 export const sessionLogic = sessionMachine.provide({
   actors: { fetchToken, fetchProfile },
   actions: {
-    storeToken: (_, params) => storeToken(params.token),
+    // Only after a sign-in (the token exchange): a mobile wrapper is handed the stored token.
+    storeToken: (_, params) => {
+      storeToken(params.token);
+      postAccessToken(params.token);
+    },
     removeToken: () => removeToken(),
     redirectToLogin: (_, params) => redirectToLogin(params.returnUrl),
     goToReturnUrl: (_, params) => goToReturnUrl(params.url),
@@ -35,4 +40,3 @@ export const documentListLogic = documentListMachine.provide({
   actors: { fetchPage },
   actions: { scrollToTop: () => scrollToTop() },
 });
-

@@ -59,9 +59,16 @@
       document.head.appendChild(link);
     }
   }
-  // The language the app will pick (src/i18n/locale.ts detectLocale: the stored choice, then the
-  // browser's languages, then English): its catalog is the first thing the app's start waits for.
+  // The language the app will pick (src/i18n/locale.ts initLocale: a forced one, the stored choice, then
+  // the browser's languages, then English): its catalog is the first thing the app's start waits for.
+  function toLocale(tag) {
+    var language = String(tag || '').trim().toLowerCase().split(/[-_]/)[0];
+    return language === 'en' || language === 'es' || language === 'fr' ? language : null;
+  }
   function detectLocale() {
+    // A mobile wrapper's ?forceLocale= comes first; an unknown one means English (src/i18n/locale.ts).
+    var forced = new URLSearchParams(window.location.search).get('forceLocale');
+    if (forced !== null) return toLocale(forced) || 'en';
     var tags = [];
     try {
       tags.push(window.localStorage.getItem('locale'));
@@ -70,8 +77,7 @@
     }
     tags = tags.concat(navigator.languages && navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
     for (var index = 0; index < tags.length; index += 1) {
-      var language = String(tags[index] || '').trim().toLowerCase().split(/[-_]/)[0];
-      if (language === 'en' || language === 'es' || language === 'fr') return language;
+      if (toLocale(tags[index])) return toLocale(tags[index]);
     }
     return 'en';
   }

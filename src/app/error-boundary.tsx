@@ -1,22 +1,25 @@
-// Catches a render crash so one broken screen does not blank the app. The full error screen with
-// "send report" is a later issue; this one offers a reload.
+// Catches a render crash so one broken screen does not blank the app, and shows the error screen with the
+// caught error, from which the person can send a report (POST /error_reports) or reload.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Text, Title3 } from '@fluentui/react-components';
-import { FormattedMessage } from 'react-intl';
+import { errorReportMachine, type CaughtError } from '../../machines/error-report.machine';
+import { caughtErrorOf, sendErrorReport } from '../services/error-reports';
+import { ErrorScreen, type ErrorReportLogic } from '../views/error/error-screen';
 
-type Props = { children: ReactNode; resetKey?: string };
-type State = { hasError: boolean; resetKey: string | undefined };
+export const errorReportLogic: ErrorReportLogic = errorReportMachine.provide({ actors: { sendErrorReport } });
+
+type Props = { children: ReactNode; resetKey?: string; reportLogic?: ErrorReportLogic };
+type State = { error: CaughtError | null; resetKey: string | undefined };
 
 export class ErrorBoundary extends Component<Props, State> {
-  override state: State = { hasError: false, resetKey: this.props.resetKey };
+  override state: State = { error: null, resetKey: this.props.resetKey };
 
-  static getDerivedStateFromError(): Partial<State> {
-    return { hasError: true };
+  static getDerivedStateFromError(error: unknown): Partial<State> {
+    return { error: caughtErrorOf(error) };
   }
 
   // Moving to another route gives that route a fresh chance to render.
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
-    return props.resetKey !== state.resetKey ? { hasError: false, resetKey: props.resetKey } : null;
+    return props.resetKey !== state.resetKey ? { error: null, resetKey: props.resetKey } : null;
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
@@ -24,22 +27,7 @@ export class ErrorBoundary extends Component<Props, State> {
   }
 
   override render() {
-    if (!this.state.hasError) return this.props.children;
-    return (
-      <div
-        role="alert"
-        style={{ padding: 24, display: 'flex', flexDirection: 'column', gap: 12, alignItems: 'flex-start' }}
-      >
-        <Title3 as="h1">
-          <FormattedMessage id="app.errorBoundary.title" />
-        </Title3>
-        <Text>
-          <FormattedMessage id="app.errorBoundary.message" />
-        </Text>
-        <Button style={{ minHeight: 40 }} onClick={() => window.location.reload()}>
-          <FormattedMessage id="app.errorBoundary.reload" />
-        </Button>
-      </div>
-    );
+    if (this.state.error === null) return this.props.children;
+    return <ErrorScreen error={this.state.error} logic={this.props.reportLogic ?? errorReportLogic} />;
   }
 }

@@ -140,6 +140,10 @@ const SignScreen = lazy(async () => {
     },
   };
 });
+const ReleasesPage = lazy(() =>
+  import('../views/releases/releases-page').then((m) => ({ default: m.ReleasesPage })),
+);
+const FaqPage = lazy(() => import('../views/help/faq-page').then((m) => ({ default: m.FaqPage })));
 const InvitePage = lazy(async () => {
   const [page, service] = await Promise.all([
     import('../views/signflow/invite-page'),
@@ -243,8 +247,14 @@ export function AppRoutes() {
             <Route path="/signflowmember/invite/:inviteId">
               {(params) => <InvitePage key={params.inviteId} inviteId={params.inviteId} />}
             </Route>
+            <Route path="/releases">
+              <ReleasesPage />
+            </Route>
             <Route path="/settings">
               <SettingsScreen />
+            </Route>
+            <Route path="/faq">
+              <FaqPage />
             </Route>
             <Route path="/connections">
               <Redirect to="/connections/users" replace />

@@ -1,12 +1,18 @@
 // The interface language: detected once at start-up (spec 001 §1: local storage `locale`, then the
-// browser language, then English) and changed by the language choosers. A tiny external store, so
-// React reads it with useSyncExternalStore and nothing copies it into component state.
+// browser language, then English; a mobile wrapper's `?forceLocale=` before all) and changed by the
+// language choosers. A tiny external store, so React reads it with useSyncExternalStore and nothing
+// copies it into component state. What reaches the profile: docs/decisions.md "Language, welcome and
+// mobile wrappers ([6/6])".
 import { loadCatalog, type Catalog } from './messages';
 
 export const LOCALES = ['en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 export const LOCALE_STORAGE_KEY = 'locale';
+/** The query parameter mobile wrappers open the app with. */
+export const FORCE_LOCALE_PARAM = 'forceLocale';
+/** Session storage: a forced locale the profile has not been given yet (it survives the sign-in pages). */
+export const FORCED_LOCALE_PENDING_KEY = 'paraph.forcedLocale';
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
@@ -28,7 +34,25 @@ export function detectLocale(stored: string | null, browserLanguages: readonly s
   return DEFAULT_LOCALE;
 }
 
+/** `?forceLocale=`: absent, a language we translate (region tags mapped: 'EN-gb' is en), or unknown. */
+export type ForcedLocale = { kind: 'none' } | { kind: 'valid'; locale: Locale } | { kind: 'unknown' };
+
+export function readForcedLocale(search: string): ForcedLocale {
+  const value = new URLSearchParams(search).get(FORCE_LOCALE_PARAM);
+  if (value === null) return { kind: 'none' };
+  const locale = toLocale(value);
+  return locale ? { kind: 'valid', locale } : { kind: 'unknown' };
+}
+
 export type LocaleState = { locale: Locale; messages: Catalog | null };
+
+/**
+ * Where the language on screen came from: a person's choice (stored here, forced, or chosen in this
+ * page) or only the browser's languages, which the signed-in profile's locale may replace.
+ */
+type LocaleSource = 'chosen' | 'forced-unknown' | 'browser';
+let source: LocaleSource = 'browser';
+let pendingForProfile: Locale | null = null;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -50,18 +74,76 @@ async function apply(locale: Locale): Promise<void> {
   for (const listener of listeners) listener();
 }
 
-export async function initLocale(): Promise<void> {
-  const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
-  await apply(detectLocale(readStoredLocale(), languages));
-}
-
-export async function setLocale(locale: Locale): Promise<void> {
+function storeLocale(locale: Locale): void {
   try {
     window.localStorage.setItem(LOCALE_STORAGE_KEY, locale);
   } catch {
     // Not stored: the choice still holds until the page is reloaded.
   }
+}
+
+function rememberForProfile(locale: Locale): void {
+  pendingForProfile = locale;
+  try {
+    window.sessionStorage.setItem(FORCED_LOCALE_PENDING_KEY, locale);
+  } catch {
+    // Kept in memory only: a signed-in start still gives it to the profile.
+  }
+}
+
+/** Drops `forceLocale` from the address bar, so that a reload neither applies nor saves it again. */
+function removeForceParam(): void {
+  const url = new URL(window.location.href);
+  url.searchParams.delete(FORCE_LOCALE_PARAM);
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
+export async function initLocale(): Promise<void> {
+  const forced = readForcedLocale(window.location.search);
+  if (forced.kind === 'valid') {
+    storeLocale(forced.locale);
+    rememberForProfile(forced.locale);
+    removeForceParam();
+    source = 'chosen';
+    await apply(forced.locale);
+    return;
+  }
+  if (forced.kind === 'unknown') {
+    // English for this page; nothing is stored, and the parameter stays so a reload says the same.
+    source = 'forced-unknown';
+    await apply(DEFAULT_LOCALE);
+    return;
+  }
+  const stored = readStoredLocale();
+  // An unknown stored value is skipped (browser, then English) and left as it is: never rewritten.
+  source = toLocale(stored) ? 'chosen' : 'browser';
+  const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+  await apply(detectLocale(stored, languages));
+}
+
+export async function setLocale(locale: Locale): Promise<void> {
+  storeLocale(locale);
+  source = 'chosen';
   if (locale !== current.locale || current.messages === null) await apply(locale);
+}
+
+/** The forced locale the profile still has to be given, once: null after the first call. */
+export function takeLocaleForProfile(): Locale | null {
+  let pending = pendingForProfile;
+  try {
+    const stored = window.sessionStorage.getItem(FORCED_LOCALE_PENDING_KEY);
+    window.sessionStorage.removeItem(FORCED_LOCALE_PENDING_KEY);
+    pending = pending ?? toLocale(stored);
+  } catch {
+    // Session storage refused: the memory copy is all there is.
+  }
+  pendingForProfile = null;
+  return pending;
+}
+
+/** True while nobody chose a language on this device: the signed-in profile's locale then applies. */
+export function followsProfileLocale(): boolean {
+  return source === 'browser';
 }
 
 export function getLocaleState(): LocaleState {

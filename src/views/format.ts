@@ -32,3 +32,21 @@ export function formatDateTime(intl: IntlShape, value: string | Date): string {
     ? `${month} ${day} ${year}, ${time}`
     : `${day} ${month} ${year}, ${time}`;
 }
+
+/**
+ * A release date (ISO yyyy-mm-dd) as the release notes write it, MMM d yyyy (spec 001 §2), with the month
+ * abbreviated in the user's language. The date is a calendar day, not an instant: it is read and formatted
+ * in UTC so that no time zone moves it to the day before.
+ */
+export function formatReleaseDate(intl: IntlShape, isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate) || Number.isNaN(date.getTime())) return '';
+  const parts = intl.formatDateToParts(date, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('month')} ${part('day')} ${part('year')}`;
+}

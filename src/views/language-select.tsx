@@ -1,24 +1,41 @@
+// The language chooser of the login page and of the sidebar: en, es and fr, each named in its own
+// language (the catalogs keep those names the same everywhere), with `lang` on each option for screen
+// readers. On the login page a choice only applies and is kept in local storage; the sidebar passes its
+// own onChange, which also saves it to the profile.
 import { Field, Select } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';
-import { isLocale, LOCALES, setLocale } from '../i18n/locale';
+import { isLocale, LOCALES, setLocale, type Locale } from '../i18n/locale';
 import { useLocaleState } from '../i18n/use-locale';
 import type { MessageId } from '../i18n/messages';
 
-const LANGUAGE_NAMES: Record<(typeof LOCALES)[number], MessageId> = {
+const LANGUAGE_NAMES: Record<Locale, MessageId> = {
   en: 'common.language.en',
   es: 'common.language.es',
   fr: 'common.language.fr',
 };
 
-export function LanguageSelect() {
+export type LanguageSelectProps = {
+  onChange?: (locale: Locale) => void;
+  /** Shown under the select (the sidebar's failed save). */
+  message?: string | null;
+  className?: string;
+};
+
+export function LanguageSelect({ onChange, message = null, className }: LanguageSelectProps) {
   const intl = useIntl();
   const { locale } = useLocaleState();
   return (
-    <Field label={intl.formatMessage({ id: 'common.language' })}>
+    <Field
+      label={intl.formatMessage({ id: 'common.language' })}
+      {...(message ? { validationMessage: message, validationState: 'warning' as const } : {})}
+      {...(className ? { className } : {})}
+    >
       <Select
         value={locale}
         onChange={(_event, data) => {
-          if (isLocale(data.value)) void setLocale(data.value);
+          if (!isLocale(data.value)) return;
+          if (onChange) onChange(data.value);
+          else void setLocale(data.value);
         }}
       >
         {LOCALES.map((option) => (

@@ -330,7 +330,22 @@ test('someone without an account is invited by e-mail, signs up from the invitat
 
   // Signed in, the invite accepted, and the document opened: it waits for her signature.
   await expect(newcomer).toHaveURL(new RegExp(`/app/document/(details/)?${id}$`), { timeout: 30_000 });
+  // Her first use: the welcome modal comes first, and once closed it stays closed.
+  const welcome = newcomer.getByRole('dialog', { name: 'Welcome to Paraph' });
+  await expect(welcome).toBeVisible();
+  await expect(welcome.getByRole('heading', { name: 'Signing flows' })).toBeVisible();
+  await snap(newcomer, 'welcome');
+  await newcomer.keyboard.press('Escape');
+  await expect(welcome).toBeHidden();
   await expect(newcomer.getByRole('heading', { level: 1, name })).toBeVisible();
   await snap(newcomer, 'invitee-document');
+  const headers = { Authorization: `Bearer ${(await accessToken(newcomer)) ?? ''}` };
+  await expect
+    .poll(async () => {
+      const profile = await newcomer.request.get(`${new URL(ada.url()).origin}/api/profiles`, { headers });
+      return ((await profile.json()) as { data: { attributes: { welcomeScreenWatched: boolean } } }).data
+        .attributes.welcomeScreenWatched;
+    })
+    .toBe(true);
   for (const page of [ada, newcomer]) await page.context().close();
 });

@@ -12,7 +12,7 @@ import {
   takeEarlyPdfWorker,
   takeEarlyProfile,
 } from '../../src/services/early-start';
-import { detectLocale } from '../../src/i18n/locale';
+import { detectLocale, readForcedLocale } from '../../src/i18n/locale';
 import { MOBILE_QUERY, TOUCH_QUERY } from '../../src/views/use-media-query';
 import SCRIPT from '../../src/app/early-start-script.js?raw';
 
@@ -197,6 +197,18 @@ describe('src/app/early-start-script.js', () => {
       new Function(SCRIPT)();
       const expected = detectLocale(stored, languages.length > 0 ? languages : [navigator.language]);
       expect(preloaded('modulepreload'), JSON.stringify({ stored, languages })).toEqual([catalogs[expected]]);
+    }
+
+    // A mobile wrapper's forceLocale wins; an unknown one means English.
+    for (const [query, expected] of [
+      ['?forceLocale=fr-CA', 'fr'],
+      ['?forceLocale=de', 'en'],
+    ] as const) {
+      const forced = readForcedLocale(query);
+      expect(forced.kind === 'valid' ? forced.locale : 'en').toBe(expected);
+      window.localStorage.setItem('locale', 'es');
+      runScript(`/app/documents${query}`, { token: null });
+      expect(preloaded('modulepreload'), query).toEqual([catalogs[expected]]);
     }
   });
 

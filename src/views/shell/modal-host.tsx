@@ -15,6 +15,7 @@ import { useIntl } from 'react-intl';
 import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
 import { SessionContext } from '../../app/session';
+import { WelcomeModal } from '../welcome/welcome-modal';
 
 const UploadModal = lazy(() =>
   import('../upload/upload-modal').then((module) => ({ default: module.UploadModal })),
@@ -80,6 +81,7 @@ export function ModalHost() {
       <Suspense fallback={null}>
         <ActionModals />
       </Suspense>
+      <WelcomeModal />
       <UnknownModal />
     </>
   );

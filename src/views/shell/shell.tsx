@@ -11,6 +11,7 @@ import { actorOptions } from '../../app/inspect';
 import { ModalContext } from '../../app/modal-context';
 import { MOBILE_QUERY, NARROW_SHELL_QUERY, useMediaQuery } from '../use-media-query';
 import { HEADER_HEIGHT, SIDEBAR_WIDTH } from './layout';
+import { ShellPreferences } from './shell-preferences';
 import { Sidebar } from './sidebar';
 import { UserMenu } from './user-menu';
 
@@ -86,6 +87,7 @@ export function Shell({ children }: { children: ReactNode }) {
 
   return (
     <ModalContext.Provider value={modal}>
+      <ShellPreferences />
       <div className={styles.root}>
         <a href="#main" className={styles.skip}>
           {intl.formatMessage({ id: 'app.skipToContent' })}

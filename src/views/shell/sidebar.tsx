@@ -1,13 +1,14 @@
-import { Button, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowUpload20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'wouter';
 import { useModalActor } from '../../app/modal-context';
 import { SessionContext } from '../../app/session';
 import { isActive, NAV_ITEMS, type BadgeSource } from './nav-items';
+import { SidebarLanguage } from './sidebar-language';
 import { UserMenu } from './user-menu';
-
-export const APP_VERSION = 'v2.34.1';
+import { HelpLinks } from './help-links';
+import { APP_VERSION } from '../../app/version';
 
 const useStyles = makeStyles({
   sidebar: {
@@ -60,7 +61,17 @@ const useStyles = makeStyles({
     clip: 'rect(0 0 0 0)',
     whiteSpace: 'nowrap',
   },
-  version: { marginTop: 'auto', color: tokens.colorNeutralForeground3 },
+  version: {
+    marginTop: 'auto',
+    alignSelf: 'flex-start',
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusMedium,
+    fontSize: tokens.fontSizeBase200,
+    color: tokens.colorNeutralForeground3,
+    textDecoration: 'none',
+    ':hover': { color: tokens.colorNeutralForeground1, textDecoration: 'underline' },
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
 });
 
 function useBadgeCount(source: BadgeSource | undefined): number {
@@ -97,6 +108,24 @@ function NavLink({ item, onNavigate }: { item: (typeof NAV_ITEMS)[number]; onNav
   );
 }
 
+/** The version label opens the release notes; its name says so, since the label alone is a number. */
+function VersionLink({ onNavigate }: { onNavigate?: () => void }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const [location] = useLocation();
+  return (
+    <Link
+      href="/releases"
+      className={styles.version}
+      aria-label={intl.formatMessage({ id: 'shell.releaseNotes' }, { version: APP_VERSION })}
+      aria-current={location === '/releases' ? 'page' : undefined}
+      onClick={onNavigate}
+    >
+      {APP_VERSION}
+    </Link>
+  );
+}
+
 export function Sidebar({ showUserMenu, onNavigate }: { showUserMenu: boolean; onNavigate?: () => void }) {
   const styles = useStyles();
   const intl = useIntl();
@@ -122,13 +151,9 @@ export function Sidebar({ showUserMenu, onNavigate }: { showUserMenu: boolean; o
           ))}
         </ul>
       </nav>
-      <Text
-        size={200}
-        className={styles.version}
-        title={intl.formatMessage({ id: 'shell.version' }, { version: APP_VERSION })}
-      >
-        {APP_VERSION}
-      </Text>
+      <HelpLinks {...(onNavigate ? { onNavigate } : {})} />
+      <SidebarLanguage />
+      <VersionLink {...(onNavigate ? { onNavigate } : {})} />
     </div>
   );
 }

@@ -1,0 +1,115 @@
+// The sidebar's help (spec 000 §1): the quick-guide PDF of the interface language (a new tab), the FAQ
+// page, and the support address for the profile's country as a mailto link.
+import { useId } from 'react';
+import { Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { DocumentPdf20Regular, Mail20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'wouter';
+import { SessionContext } from '../../app/session';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locale';
+import { quickGuideUrl, supportEmailAddress } from '../../services/help';
+
+export const FAQ_PATH = '/faq';
+
+const useStyles = makeStyles({
+  help: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  title: {
+    padding: `0 ${tokens.spacingHorizontalM}`,
+    color: tokens.colorNeutralForeground3,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
+  link: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    minHeight: '40px',
+    padding: `0 ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusMedium,
+    color: tokens.colorNeutralForeground2,
+    textDecoration: 'none',
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, color: tokens.colorNeutralForeground1 },
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
+  active: {
+    backgroundColor: tokens.colorNeutralBackground1Selected,
+    color: tokens.colorBrandForeground1,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  icon: { flexShrink: 0 },
+  // A long address breaks rather than widening the 250 px sidebar.
+  address: { minWidth: 0, overflowWrap: 'anywhere' },
+  srOnly: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
+});
+
+/** The interface language as the catalogs are shown in (IntlProvider follows the locale store). */
+export function useInterfaceLocale(): Locale {
+  const { locale } = useIntl();
+  return isLocale(locale) ? locale : DEFAULT_LOCALE;
+}
+
+export function useSupportEmailAddress(): string {
+  const countryCode = SessionContext.useSelector((snapshot) => snapshot.context.profile?.countryCode ?? null);
+  return supportEmailAddress(countryCode);
+}
+
+export function HelpLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const styles = useStyles();
+  const intl = useIntl();
+  const locale = useInterfaceLocale();
+  const email = useSupportEmailAddress();
+  const [location] = useLocation();
+  const isFaq = location === FAQ_PATH;
+  const titleId = useId();
+  return (
+    <nav className={styles.help} aria-labelledby={titleId}>
+      <Text id={titleId} size={200} className={styles.title}>
+        {intl.formatMessage({ id: 'help.label' })}
+      </Text>
+      <ul className={styles.list}>
+        <li>
+          <a
+            className={styles.link}
+            href={quickGuideUrl(locale)}
+            hrefLang={locale}
+            type="application/pdf"
+            target="_blank"
+            rel="noopener"
+          >
+            <DocumentPdf20Regular aria-hidden className={styles.icon} />
+            <span>
+              {intl.formatMessage({ id: 'help.quickGuide' })}{' '}
+              <span className={styles.srOnly}>{intl.formatMessage({ id: 'help.opensInNewTab' })}</span>
+            </span>
+          </a>
+        </li>
+        <li>
+          <Link
+            href={FAQ_PATH}
+            className={mergeClasses(styles.link, isFaq && styles.active)}
+            aria-current={isFaq ? 'page' : undefined}
+            onClick={onNavigate}
+          >
+            <QuestionCircle20Regular aria-hidden className={styles.icon} />
+            <span>{intl.formatMessage({ id: 'help.faq' })}</span>
+          </Link>
+        </li>
+        <li>
+          <a className={styles.link} href={`mailto:${email}`}>
+            <Mail20Regular aria-hidden className={styles.icon} />
+            <span className={styles.address}>
+              <span className={styles.srOnly}>{intl.formatMessage({ id: 'help.supportEmail' })}</span> {email}
+            </span>
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}

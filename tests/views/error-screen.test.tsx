@@ -1,0 +1,170 @@
+// The error boundary's screen, with the real service and API client over a stubbed fetch: what a crash
+// sends (the error, the route as a path only, the version; the token only as a header), the thanks and
+// the disabled button afterwards, and a failed send that says so and can be tried again.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist before import.
+const network = vi.hoisted(() => {
+  type Call = {
+    method: string;
+    url: string;
+    authorization: string | null;
+    bodyText: string;
+    answer: (status: number) => void;
+  };
+  const calls: Call[] = [];
+  globalThis.fetch = (async (input: Request) => {
+    const bodyText = await input.text();
+    return new Promise<Response>((resolve) => {
+      calls.push({
+        method: input.method,
+        url: input.url,
+        authorization: input.headers.get('authorization'),
+        bodyText,
+        answer: (status) =>
+          resolve(
+            status === 202
+              ? new Response(null, { status })
+              : new Response(JSON.stringify({ code: 'internal_error', message: 'Something went wrong.' }), {
+                  status,
+                  headers: { 'Content-Type': 'application/json' },
+                }),
+          ),
+      });
+    });
+  }) as typeof fetch;
+  // Node's Request refuses the client's relative '/api' URLs that a browser resolves against the page.
+  const NodeRequest = globalThis.Request;
+  globalThis.Request = class extends NodeRequest {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
+    }
+  };
+  return { calls };
+});
+
+const { ErrorBoundary } = await import('../../src/app/error-boundary');
+const { APP_VERSION } = await import('../../src/app/version');
+const { renderView } = await import('./render');
+
+function Crashing({ error }: { error: unknown }): never {
+  throw error;
+}
+
+const CRASH = new Error('Cannot read properties of undefined (reading "signatories")');
+
+function renderCrash(error: unknown = CRASH) {
+  return renderView(
+    <ErrorBoundary>
+      <Crashing error={error} />
+    </ErrorBoundary>,
+  );
+}
+
+async function nextCall() {
+  await waitFor(() => expect(network.calls.length).toBeGreaterThan(0));
+  const call = network.calls.shift();
+  if (call === undefined) throw new Error('no request was sent');
+  return call;
+}
+
+const sendButton = () => screen.getByRole('button', { name: 'Send report' });
+
+describe('the error screen', () => {
+  beforeEach(() => {
+    // React reports every caught render error on the console; the boundary logs it too.
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    window.history.replaceState(null, '', '/app/documents/to-do?search=confidential#section');
+    window.localStorage.setItem('access_token', 'secret-token');
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    network.calls.length = 0;
+  });
+
+  it('replaces the crashed screen with an alert: a heading, the message, Send report and Reload', () => {
+    renderCrash();
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeTruthy();
+    expect(alert.textContent).toContain('An error has occurred. Please try again in a few moments.');
+    expect(within(alert).getByRole('button', { name: 'Send report' }).getAttribute('aria-disabled')).not.toBe(
+      'true',
+    );
+    expect(within(alert).getByRole('button', { name: 'Reload the page' })).toBeTruthy();
+    expect(network.calls).toEqual([]);
+  });
+
+  it('sends the error, the route as a path and the version, with the token only as a header', async () => {
+    const user = userEvent.setup();
+    renderCrash();
+    await user.click(sendButton());
+    const call = await nextCall();
+    expect(call.method).toBe('POST');
+    expect(new URL(call.url).pathname).toBe('/api/error_reports');
+    expect(call.authorization).toBe('Bearer secret-token');
+    const body = JSON.parse(call.bodyText) as Record<string, unknown>;
+    expect(body).toEqual({
+      message: CRASH.message,
+      stack: CRASH.stack,
+      url: '/app/documents/to-do',
+      version: APP_VERSION,
+    });
+    expect(call.bodyText).not.toContain('secret-token');
+    expect(call.bodyText).not.toContain('confidential');
+    expect(call.bodyText).not.toContain('section');
+    expect(call.url).not.toContain('secret-token');
+  });
+
+  it('is busy while sending, then thanks the person and keeps the button disabled', async () => {
+    const user = userEvent.setup();
+    renderCrash();
+    await user.click(sendButton());
+    const call = await nextCall();
+    const busy = await screen.findByRole('button', { name: 'Sending the report…' });
+    expect(busy.getAttribute('aria-disabled')).toBe('true');
+    expect(busy.getAttribute('aria-busy')).toBe('true');
+
+    call.answer(202);
+    expect(await screen.findByText('Thank you. The report has been sent.')).toBeTruthy();
+    expect(sendButton().getAttribute('aria-disabled')).toBe('true');
+    await user.click(sendButton());
+    expect(network.calls).toEqual([]);
+    expect(screen.queryByText('The report could not be sent. Please try again.')).toBeNull();
+  });
+
+  it('says when sending failed, and the same button tries again', async () => {
+    const user = userEvent.setup();
+    renderCrash();
+    await user.click(sendButton());
+    (await nextCall()).answer(500);
+    expect(await screen.findByText('The report could not be sent. Please try again.')).toBeTruthy();
+    expect(sendButton().getAttribute('aria-disabled')).not.toBe('true');
+    expect(screen.queryByText('Thank you. The report has been sent.')).toBeNull();
+
+    await user.click(sendButton());
+    const retry = await nextCall();
+    expect((JSON.parse(retry.bodyText) as { message: string }).message).toBe(CRASH.message);
+    await waitFor(() =>
+      expect(screen.queryByText('The report could not be sent. Please try again.')).toBeNull(),
+    );
+    retry.answer(202);
+    expect(await screen.findByText('Thank you. The report has been sent.')).toBeTruthy();
+    expect(sendButton().getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('reports something thrown that is not an Error by its text, without a stack', async () => {
+    const user = userEvent.setup();
+    window.localStorage.removeItem('access_token');
+    renderCrash('the chunk failed to load');
+    await user.click(sendButton());
+    const call = await nextCall();
+    expect(call.authorization).toBeNull();
+    expect(JSON.parse(call.bodyText)).toEqual({
+      message: 'the chunk failed to load',
+      url: '/app/documents/to-do',
+      version: APP_VERSION,
+    });
+  });
+});

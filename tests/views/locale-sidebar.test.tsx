@@ -1,0 +1,76 @@
+// The sidebar's language selector: a choice applies at once, is kept in local storage and is saved to
+// the profile; a failed save keeps it on this device and says so.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import type { LanguageLocale } from '../../machines/language.machine';
+import { sessionMachine } from '../../machines/session.machine';
+import { ApiError } from '../../src/api/errors';
+import { SessionContext } from '../../src/app/session';
+import { getLocaleState } from '../../src/i18n/locale';
+import { SidebarLanguage } from '../../src/views/shell/sidebar-language';
+import { renderView } from './render';
+
+const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
+
+vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
+  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
+}));
+
+function renderSelector() {
+  const session = sessionMachine.provide({});
+  renderView(
+    <SessionContext.Provider logic={session} options={{ input: { storedToken: null } }}>
+      <SidebarLanguage />
+    </SessionContext.Provider>,
+  );
+  return screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+}
+
+beforeEach(() => {
+  saves.locale.mockReset().mockResolvedValue(undefined);
+});
+
+describe('sidebar language selector', () => {
+  it('offers each language in its own language', () => {
+    renderSelector();
+    expect(screen.getAllByRole('option').map((option) => [option.textContent, option.lang])).toEqual([
+      ['English', 'en'],
+      ['Español', 'es'],
+      ['Français', 'fr'],
+    ]);
+  });
+
+  it('applies a choice at once, keeps it locally and saves it to the profile', async () => {
+    const user = userEvent.setup();
+    const select = renderSelector();
+    await user.selectOptions(select, 'fr');
+    await waitFor(() => expect(getLocaleState().locale).toBe('fr'));
+    expect(document.documentElement.lang).toBe('fr');
+    expect(window.localStorage.getItem('locale')).toBe('fr');
+    expect(saves.locale).toHaveBeenCalledWith({ locale: 'fr' });
+    expect(select.value).toBe('fr');
+    expect(screen.queryByText(/could not be saved to your profile/)).toBeNull();
+  });
+
+  it('keeps the language when the profile save fails, and says it was not saved', async () => {
+    const user = userEvent.setup();
+    saves.locale.mockRejectedValue(new ApiError({ code: 'internal_error', status: 500 }));
+    const select = renderSelector();
+    await user.selectOptions(select, 'es');
+    expect(
+      await screen.findByText(
+        'Your language is used on this device, but it could not be saved to your profile.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(getLocaleState().locale).toBe('es'));
+    expect(window.localStorage.getItem('locale')).toBe('es');
+
+    saves.locale.mockResolvedValue(undefined);
+    await user.selectOptions(select, 'en');
+    await waitFor(() => expect(screen.queryByText(/could not be saved to your profile/)).toBeNull());
+    expect(saves.locale).toHaveBeenLastCalledWith({ locale: 'en' });
+  });
+});

@@ -1,0 +1,142 @@
+// The welcome screen on first use (spec 000 §1) as the shell runs it: the session's profile decides,
+// the modal machine shows it, and closing it by any way saves welcome_screen_watched.
+import { useEffect } from 'react';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useActorRef, useSelector } from '@xstate/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
+import type { LanguageLocale } from '../../machines/language.machine';
+import { modalMachine } from '../../machines/modal.machine';
+import { SAMPLE_PROFILE } from '../../machines/samples';
+import { sessionMachine } from '../../machines/session.machine';
+import type { Profile } from '../../machines/types';
+import { ModalContext, type ModalActorRef } from '../../src/app/modal-context';
+import { SessionContext } from '../../src/app/session';
+import { ShellPreferences } from '../../src/views/shell/shell-preferences';
+import { WelcomeModal } from '../../src/views/welcome/welcome-modal';
+import { findOpenDialog, renderView } from './render';
+
+const saves = vi.hoisted(() => ({
+  welcome: vi.fn(async () => {}),
+  locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}),
+}));
+
+vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
+  saveWelcomeScreenWatched: fromPromise(() => saves.welcome()),
+  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
+}));
+
+let modalActor: ModalActorRef | null = null;
+
+function Shell({ openFirst }: { openFirst?: string }) {
+  const session = SessionContext.useActorRef();
+  const modal = useActorRef(modalMachine);
+  const name = useSelector(modal, (snapshot) =>
+    snapshot.matches('closed') ? 'none' : snapshot.context.name,
+  );
+  useEffect(() => {
+    modalActor = modal;
+    if (openFirst) modal.send({ type: 'modal.open', name: openFirst });
+    session.send({ type: 'session.require', returnUrl: '/app/documents' });
+  }, [modal, session, openFirst]);
+  return (
+    <ModalContext.Provider value={modal}>
+      <button type="button">Before</button>
+      <output aria-label="open modal">{name}</output>
+      <ShellPreferences />
+      <WelcomeModal />
+    </ModalContext.Provider>
+  );
+}
+
+function renderShell(profile: Profile, openFirst?: string) {
+  const fetchProfile = vi.fn(async () => profile);
+  const logic = sessionMachine.provide({ actors: { fetchProfile: fromPromise(fetchProfile) } });
+  renderView(
+    <SessionContext.Provider logic={logic} options={{ input: { storedToken: 'token' } }}>
+      <Shell {...(openFirst ? { openFirst } : {})} />
+    </SessionContext.Provider>,
+  );
+  return { fetchProfile };
+}
+
+const NEW_USER: Profile = { ...SAMPLE_PROFILE, welcomeScreenWatched: false };
+
+beforeEach(() => {
+  saves.welcome.mockReset().mockResolvedValue(undefined);
+  saves.locale.mockReset().mockResolvedValue(undefined);
+  modalActor = null;
+});
+
+describe('welcome modal', () => {
+  it('opens on first use with three cards, and Escape stores that it was watched', async () => {
+    const user = userEvent.setup();
+    const { fetchProfile } = renderShell(NEW_USER);
+    const dialog = await findOpenDialog('Welcome to Paraph');
+    expect(screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Documents',
+      'Signing flows',
+      'Answers',
+    ]);
+    expect(dialog.contains(document.activeElement)).toBe(true);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByLabelText('open modal').textContent).toBe('none'));
+    await waitFor(() => expect(saves.welcome).toHaveBeenCalledTimes(1));
+    // The session reads the profile again (its first load, then the refresh).
+    await waitFor(() => expect(fetchProfile).toHaveBeenCalledTimes(2));
+  });
+
+  it('"Upload a document" closes it, opens the upload modal and stores the flag', async () => {
+    const user = userEvent.setup();
+    renderShell(NEW_USER);
+    await findOpenDialog('Welcome to Paraph');
+    await user.click(screen.getByRole('button', { name: 'Upload a document' }));
+    await waitFor(() => expect(screen.getByLabelText('open modal').textContent).toBe('documentUpload'));
+    await waitFor(() => expect(saves.welcome).toHaveBeenCalledTimes(1));
+  });
+
+  it('"Get started" closes it and stores the flag once; it does not open again in this page', async () => {
+    const user = userEvent.setup();
+    saves.welcome.mockRejectedValue(new Error('offline'));
+    renderShell(NEW_USER);
+    await findOpenDialog('Welcome to Paraph');
+    await user.click(screen.getByRole('button', { name: 'Get started' }));
+    await waitFor(() => expect(saves.welcome).toHaveBeenCalledTimes(1));
+    // The save failed, so the profile still says false; the page does not show it twice.
+    act(() => modalActor?.send({ type: 'modal.open', name: 'delete' }));
+    act(() => modalActor?.send({ type: 'modal.close' }));
+    expect(screen.getByLabelText('open modal').textContent).toBe('none');
+    expect(saves.welcome).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not open for a profile that has watched it', async () => {
+    const { fetchProfile } = renderShell({ ...SAMPLE_PROFILE, welcomeScreenWatched: true });
+    await waitFor(() => expect(fetchProfile).toHaveBeenCalled());
+    await act(async () => {});
+    expect(screen.queryByRole('dialog', { hidden: true })).toBeNull();
+    expect(screen.getByLabelText('open modal').textContent).toBe('none');
+  });
+
+  it('waits for another open modal to close, then opens', async () => {
+    renderShell(NEW_USER, 'confirm');
+    await waitFor(() => expect(screen.getByLabelText('open modal').textContent).toBe('confirm'));
+    await act(async () => {});
+    expect(screen.getByLabelText('open modal').textContent).toBe('confirm');
+    act(() => modalActor?.send({ type: 'modal.close' }));
+    await findOpenDialog('Welcome to Paraph');
+    expect(saves.welcome).not.toHaveBeenCalled();
+  });
+});
+
+describe('the profile and the forced locale', () => {
+  it('gives the profile a forced locale once the session has one', async () => {
+    window.sessionStorage.setItem('paraph.forcedLocale', 'fr');
+    renderShell({ ...SAMPLE_PROFILE, locale: 'en' });
+    await waitFor(() => expect(saves.locale).toHaveBeenCalledWith({ locale: 'fr' }));
+    expect(window.sessionStorage.getItem('paraph.forcedLocale')).toBeNull();
+    expect(saves.locale).toHaveBeenCalledTimes(1);
+  });
+});
