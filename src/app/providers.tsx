@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
-import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { useLayoutEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { FluentProvider } from '@fluentui/react-components';
 import { IntlProvider } from 'react-intl';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locale';
 import type { Catalog } from '../i18n/messages';
 import { useLocaleState } from '../i18n/use-locale';
+import { FLUENT_THEMES, getResolvedTheme, paintDocument, subscribeTheme } from '../services/theme';
 
 /** Theme and language, shared by the app and the view tests. */
 export function BaseProviders({
@@ -15,9 +16,11 @@ export function BaseProviders({
   messages: Catalog;
   children: ReactNode;
 }) {
+  const theme = useSyncExternalStore(subscribeTheme, getResolvedTheme, () => 'light' as const);
+  useLayoutEffect(() => paintDocument(theme), [theme]);
   return (
     <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages}>
-      <FluentProvider theme={webLightTheme} style={{ minHeight: '100vh' }}>
+      <FluentProvider theme={FLUENT_THEMES[theme]} style={{ minHeight: '100vh' }}>
         {children}
       </FluentProvider>
     </IntlProvider>

@@ -30,7 +30,8 @@ const useStyles = makeStyles({
   slot: {
     position: 'relative',
     width: '100%',
-    backgroundColor: tokens.colorNeutralBackground1,
+    // Paper: white in the dark theme too (the token is the same white in both), as the drawn page is.
+    backgroundColor: tokens.colorNeutralForegroundStaticInverted,
     boxShadow: tokens.shadow4,
   },
   // Drawn pages cover the slot; the first page's image lies under its canvas until pdfjs has drawn it.

@@ -3,10 +3,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { baseUrl, signIn, snap } from './support.ts';
+import { baseUrl, seriousAxeViolations, signIn, snap } from './support.ts';
 
 async function writeFixture(name: string, bytes: Uint8Array | string): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-files-'));
@@ -18,9 +17,7 @@ async function writeFixture(name: string, bytes: Uint8Array | string): Promise<s
 async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   // Rows fade in one after another; contrast is judged on what stays on screen, not mid-animation.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }) => {

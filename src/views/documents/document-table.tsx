@@ -1,6 +1,6 @@
 // The list as a table from 768 px: a plain click selects one row, Ctrl/Cmd-click or the checkbox
 // toggles, select-all from 960 px (spec 000 §2 "Selection"). Selection lives in the machine.
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useId, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   Checkbox,
   Table,
@@ -76,6 +76,7 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
   const intl = useIntl();
   const ownerText = useOwnerText();
   const statusText = useStatusText();
+  const statusIdPrefix = useId();
   const documents = useSelector(list, (snapshot) => snapshot.context.documents);
   const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
   // Spec 000 §2: the full table is from 960 px. On tablets the uploaded date and the owner move under the
@@ -132,12 +133,15 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
         {documents.map((document, index) => {
           const { attributes } = document;
           const isSelected = selected.has(document.id);
+          const statusId = `${statusIdPrefix}-status-${document.id}`;
           return (
             <TableRow
               key={document.id}
               className={mergeClasses(styles.row, entrance.enter)}
               style={rowEntranceDelay(index, DOCUMENT_ROW_DELAY_MS)}
               aria-selected={isSelected}
+              // A focused row is read by its name, then its status in words.
+              aria-describedby={statusId}
               appearance={isSelected ? 'brand' : 'none'}
               tabIndex={0}
               onClick={(event) =>
@@ -174,7 +178,9 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
                   </span>
                 )}
               </TableCell>
-              <TableCell className={styles.wrap}>{statusText(attributes)}</TableCell>
+              <TableCell id={statusId} className={styles.wrap}>
+                {statusText(attributes)}
+              </TableCell>
               {!isCompact && (
                 <TableCell className={styles.date}>{formatDateTime(intl, attributes.createdAt)}</TableCell>
               )}

@@ -23,6 +23,7 @@ import { usePageTitle } from '../../app/page-title';
 import { isLocale, LOCALES } from '../../i18n/locale';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
+import { ThemeSelect } from './theme-select';
 
 export type SettingsLogic = typeof settingsMachine;
 type SettingsActor = ActorRefFrom<SettingsLogic>;
@@ -119,6 +120,7 @@ function SettingsForm({ actor }: { actor: SettingsActor }) {
           onChange={(_event, data) => actor.send({ type: 'location.changed', location: data.value })}
         />
       </Field>
+      <ThemeSelect />
       {isSaved && (
         <MessageBar intent="success" layout="multiline" role="status">
           <MessageBarBody>{intl.formatMessage({ id: 'settings.success-message' })}</MessageBarBody>

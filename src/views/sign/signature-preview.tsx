@@ -32,9 +32,10 @@ const useStyles = makeStyles({
     display: 'flex',
     alignItems: 'center',
     justifyContent: 'center',
-    border: `2px dashed ${tokens.colorBrandStroke1}`,
+    // The box lies on the page image, white in both themes: static brand colours keep it readable there.
+    border: `2px dashed ${tokens.colorBrandBackgroundStatic}`,
     backgroundColor: 'rgba(15, 108, 189, 0.12)',
-    color: tokens.colorBrandForeground1,
+    color: tokens.colorBrandBackground3Static,
     lineHeight: tokens.lineHeightBase300,
     fontWeight: tokens.fontWeightSemibold,
     textAlign: 'center',

@@ -178,8 +178,10 @@ export function SignFlowForm({
         </Link>
       </div>
       <div>
-        <Title2 as="h1">{title}</Title2>
-        <Text as="p" className={styles.muted} title={name}>
+        <Title2 as="h1" block>
+          {title}
+        </Title2>
+        <Text as="p" block className={styles.muted} title={name}>
           {intl.formatMessage({ id: 'signflow.document' }, { name: truncateName(name) })}
         </Text>
       </div>
