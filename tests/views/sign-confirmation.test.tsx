@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleFlowSigning } from '../../machines/signing-samples';
 import type { DocumentVersionState } from '../../machines/signing-rules';
 import { flush } from '../machines/support';
@@ -8,7 +8,11 @@ import { PENDING, renderSignScreen } from './sign-render';
 
 async function openConfirmation() {
   const rendered = renderSignScreen({ data: sampleFlowSigning() });
-  await rendered.user.click(await screen.findByRole('button', { name: 'Continue' }));
+  const proceed = await screen.findByRole('button', { name: 'Continue' });
+  // Continue stays focusable but inert until the form is editable (the smart cards and the location
+  // are still being read); a click before that does nothing.
+  await waitFor(() => expect(proceed.getAttribute('aria-disabled')).not.toBe('true'));
+  await rendered.user.click(proceed);
   const dialog = await findOpenDialog('Confirm your signature');
   const answer = async (state: DocumentVersionState) => {
     await act(async () => {
@@ -20,6 +24,12 @@ async function openConfirmation() {
 }
 
 describe('sign confirmation dialog', () => {
+  // The QR code's module loads lazily on first use; transforming it cold on a busy machine can outlast a
+  // wait, so the first test is not the one that pays for it.
+  beforeAll(async () => {
+    await import('../../src/views/sign/qr-code');
+  });
+
   it('shows the link of the identity app and a QR code of it while it waits', async () => {
     const { dialog } = await openConfirmation();
     const view = within(dialog);

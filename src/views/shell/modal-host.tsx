@@ -1,6 +1,6 @@
 // The dialogs the modal machine opens by name. This module loads with the first opening (none is on
 // the first screen's path), then stays mounted so that closing animates and restores the page.
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import {
   Button,
   Dialog,
@@ -15,6 +15,7 @@ import { useIntl } from 'react-intl';
 import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
 import { SessionContext } from '../../app/session';
+import { focusMainIfLost } from '../focus-fallback';
 import { WelcomeModal } from '../welcome/welcome-modal';
 
 const UploadModal = lazy(() =>
@@ -73,10 +74,28 @@ function UnknownModal() {
   );
 }
 
+// Focus that a closed dialog leaves on <body> goes to the main region (focus-fallback.ts).
+function FocusAfterClose() {
+  const modal = useModalActor();
+  const isClosed = useSelector(modal, (snapshot) => snapshot.matches('closed'));
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!isClosed) {
+      wasOpen.current = true;
+      return;
+    }
+    if (!wasOpen.current) return;
+    wasOpen.current = false;
+    return focusMainIfLost();
+  }, [isClosed]);
+  return null;
+}
+
 /** Every dialog stays mounted once loaded and follows the modal machine's state. */
 export function ModalHost() {
   return (
     <>
+      <FocusAfterClose />
       <UploadModalHost />
       <Suspense fallback={null}>
         <ActionModals />

@@ -2,7 +2,7 @@
 // of the identity app's page, the wait, 'Resend Confirmation', and the outcome. It belongs to the sign
 // screen, not to the shell's modal machine: it exists exactly while the signing actor's `confirmation`
 // child runs (docs/decisions.md). It stays mounted and follows `open`, as every modal here.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import {
   Button,
   Caption1,
@@ -26,6 +26,7 @@ import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import type { signConfirmationMachine } from '../../../machines/sign-confirmation.machine';
 import type { MessageId } from '../../i18n/messages';
+import { focusMainIfLost } from '../focus-fallback';
 import type { SigningActor } from './sign-form';
 
 export type ConfirmationActor = ActorRefFrom<typeof signConfirmationMachine>;
@@ -174,6 +175,8 @@ function ConfirmationBody({ confirmation }: { confirmation: ConfirmationActor })
 export function ConfirmationDialog({ signing }: { signing: SigningActor }) {
   const styles = useStyles();
   const confirmation = useSelector(signing, (snapshot) => snapshot.children.confirmation);
+  // Leaving the sign screen with the dialog open (success opens the document) leaves focus on <body>.
+  useEffect(() => () => void focusMainIfLost(), []);
   return (
     <Dialog
       open={confirmation !== undefined}
