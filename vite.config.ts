@@ -92,7 +92,6 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
  * them into the page for that script to read.
  */
 function earlyStart(): Plugin {
-  let scriptReference = '';
   return {
     name: 'paraph:early-start',
     apply: 'build',
@@ -102,7 +101,7 @@ function earlyStart(): Plugin {
       this.addWatchFile(file);
       const minified = await minify('early-start.js', await readFile(file, 'utf8'), { compress: true, mangle: true });
       if (minified.errors.length > 0) throw new Error(`paraph:early-start: ${minified.errors[0]?.message}`);
-      scriptReference = this.emitFile({ type: 'asset', name: 'early-start.js', source: minified.code });
+      this.emitFile({ type: 'asset', name: 'early-start.js', source: minified.code });
     },
     transformIndexHtml: {
       order: 'post',
@@ -113,7 +112,7 @@ function earlyStart(): Plugin {
         const script = Object.values(bundle).find(
           (output) => output.type === 'asset' && output.names.includes('early-start.js'),
         );
-        if (script === undefined || scriptReference === '') throw new Error('paraph:early-start: no script emitted');
+        if (script === undefined) throw new Error('paraph:early-start: no script emitted');
         const screen = chunkFilesFor(bundle, DOCUMENT_SCREEN_MODULES);
         const viewer = chunkFilesFor(bundle, PDF_VIEWER_MODULES).filter((file) => !screen.includes(file));
         const catalogs = (['en', 'es', 'fr'] as const).map(

@@ -5,14 +5,13 @@
 // the target is 0. The server serialises every action on one document (a transaction on the locked row),
 // so without that lock two approvals would each see the other still pending and the review would never
 // complete.
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 import { DEMO_ACCOUNTS } from '../server/seed.ts';
 import { signInForApi } from './browser.ts';
 import { round, type Bench, type BenchResult } from './report.ts';
-import { makeDataDir, startServer } from './server-process.ts';
+import { insertReadyDocument, makeDataDir, startServer } from './server-process.ts';
 
 const ROUNDS = 50;
 
@@ -26,27 +25,7 @@ function emailOf(key: 'ada' | 'bob' | 'carol'): string {
 
 // A bare document row for ada: the flow calls never read its file.
 async function insertDocument(db: Kysely<Database>, ownerId: string): Promise<string> {
-  const id = randomUUID();
-  const now = new Date();
-  await db
-    .insertInto('documents')
-    .values({
-      id,
-      owner_id: ownerId,
-      original_filename: `concurrency-${id.slice(0, 8)}.pdf`,
-      file_key: `documents/${id}/original.pdf`,
-      file_size: 1000,
-      sha256: '0'.repeat(64),
-      page_count: 1,
-      state: 'uploaded',
-      images_state: 'ready',
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      autodeletion_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
-      signed_file_key: null,
-    })
-    .execute();
-  return id;
+  return (await insertReadyDocument(db, { ownerId, name: 'concurrency', fileSize: 1000, pageCount: 1 })).id;
 }
 
 async function call(origin: string, token: string, method: string, path: string, body?: unknown) {

@@ -1,10 +1,13 @@
 // The real server as `npm start` runs it, in a child process of its own, so a benchmark can measure that
 // process (its RSS) and a browser can talk to it without sharing an event loop with the measuring code.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
+import type { Database } from '../server/db/schema.ts';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -98,4 +101,37 @@ export async function startServer(options: {
     await stop();
     throw error;
   }
+}
+
+/**
+ * A document row written straight into the server's database, ready to act on ('uploaded', its page
+ * images done): the benches that measure an action need many documents without timing their uploads.
+ * The file itself, if the action reads it, is the caller's to store under `fileKey`.
+ */
+export async function insertReadyDocument(
+  db: Kysely<Database>,
+  document: { ownerId: string; name: string; fileSize: number; pageCount: number },
+): Promise<{ id: string; fileKey: string }> {
+  const id = randomUUID();
+  const now = new Date();
+  const fileKey = `documents/${id}/original.pdf`;
+  await db
+    .insertInto('documents')
+    .values({
+      id,
+      owner_id: document.ownerId,
+      original_filename: `${document.name}-${id.slice(0, 8)}.pdf`,
+      file_key: fileKey,
+      file_size: document.fileSize,
+      sha256: '0'.repeat(64),
+      page_count: document.pageCount,
+      state: 'uploaded',
+      images_state: 'ready',
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      autodeletion_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+      signed_file_key: null,
+    })
+    .execute();
+  return { id, fileKey };
 }

@@ -22,7 +22,7 @@ import { createStore } from '../server/storage/create-store.ts';
 import type { ObjectStore } from '../server/storage/object-store.ts';
 import { makePdf } from '../tests/fixtures/pdfs.ts';
 import { ms, ratio, round, type Bench, type BenchResult } from './report.ts';
-import { makeDataDir, startServer } from './server-process.ts';
+import { insertReadyDocument, makeDataDir, startServer } from './server-process.ts';
 
 const RUNS = 10;
 const PAGES = 20;
@@ -40,28 +40,13 @@ function median(values: number[]): number {
 }
 
 async function insertDocument(db: Kysely<Database>, store: ObjectStore, ownerId: string, pdf: Buffer) {
-  const id = randomUUID();
-  const now = new Date();
-  const key = `documents/${id}/original.pdf`;
-  await store.put(key, pdf, 'application/pdf');
-  await db
-    .insertInto('documents')
-    .values({
-      id,
-      owner_id: ownerId,
-      original_filename: `signing-${id.slice(0, 8)}.pdf`,
-      file_key: key,
-      file_size: pdf.length,
-      sha256: '0'.repeat(64),
-      page_count: PAGES,
-      state: 'uploaded',
-      images_state: 'ready',
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      autodeletion_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
-      signed_file_key: null,
-    })
-    .execute();
+  const { id, fileKey } = await insertReadyDocument(db, {
+    ownerId,
+    name: 'signing',
+    fileSize: pdf.length,
+    pageCount: PAGES,
+  });
+  await store.put(fileKey, pdf, 'application/pdf');
   return id;
 }
 

@@ -48,12 +48,12 @@ const A4_WIDTH_PT = 595.28;
 
 type Regions = { scroller: string; slots: string; canvases: string };
 
-export const APP_REGIONS: Regions = {
+const APP_REGIONS: Regions = {
   scroller: 'main#main',
   slots: 'section[aria-label="Document pages"] [role="img"]',
   canvases: 'section[aria-label="Document pages"] canvas',
 };
-export const REFERENCE_REGIONS: Regions = {
+const REFERENCE_REGIONS: Regions = {
   scroller: '#viewerContainer',
   slots: '#viewer .page',
   canvases: '#viewer canvas',
@@ -96,7 +96,7 @@ declare global {
 // a canvas, or a loaded image at least PAGE_MIN_WIDTH wide (the app shows the server's image of the first
 // page until pdf.js has drawn it; icons are smaller). The first canvas alone is kept too: pdf.js's own
 // drawing, for the informational row.
-export function firstPageProbe(): void {
+function firstPageProbe(): void {
   const state: { firstPageAt: number | null; firstCanvasAt: number | null } = {
     firstPageAt: null,
     firstCanvasAt: null,
@@ -267,7 +267,7 @@ type StaticServer = { origin: string; setScale(scale: number): void; close(): Pr
 
 // The reference's files: pdfjs-dist's build/ and web/ folders, the page, and the PDF. Like the app's
 // storage, the PDF is sent whole (no range requests) and not cached.
-export async function startStaticServer(pdf: Buffer): Promise<StaticServer> {
+async function startStaticServer(pdf: Buffer): Promise<StaticServer> {
   let scale = 1;
   const server = http.createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -326,7 +326,7 @@ type OpenedViewer = {
   pdfEndMs: number;
 };
 
-export async function openViewer(
+async function openViewer(
   context: BrowserContext,
   url: string,
   regions: Regions,

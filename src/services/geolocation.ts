@@ -4,6 +4,7 @@
 // (docs/decisions.md "The sign screen"). Failures reject with a code the form shows as
 // documents.sign.location.error-fetching; nothing is logged but the code.
 import { fromPromise } from 'xstate';
+import { hasMobileWrapper, postToMobileWrapper } from './mobile-wrapper';
 
 /** Nominatim's reverse geocoding; `{lat}` and `{lon}` are replaced by the position. */
 export const DEFAULT_GEOCODER_URL =
@@ -51,26 +52,6 @@ export function placeNameOf(body: unknown): string | null {
   return null;
 }
 
-type WrapperWindow = Window & {
-  ReactNativeWebView?: { postMessage(message: string): void };
-  webkit?: { messageHandlers?: Record<string, { postMessage(message: unknown): void } | undefined> };
-};
-
-/** Posts to the mobile app's web view, if the page runs in one; false when it does not. */
-export function postToWrapper(message: { type: string }): boolean {
-  const host = window as WrapperWindow;
-  if (host.ReactNativeWebView) {
-    host.ReactNativeWebView.postMessage(JSON.stringify(message));
-    return true;
-  }
-  const handler = host.webkit?.messageHandlers?.paraph;
-  if (handler) {
-    handler.postMessage(message);
-    return true;
-  }
-  return false;
-}
-
 /** `{ type: 'location', location }`, sent as an object or as its JSON text. */
 export function wrapperLocationOf(data: unknown): string | null {
   let message = data;
@@ -113,17 +94,13 @@ function askWrapper(signal: AbortSignal): Promise<string> {
     }, WRAPPER_ANSWER_TIMEOUT_MS);
     window.addEventListener('message', onMessage);
     signal.addEventListener('abort', onAbort, { once: true });
-    if (!postToWrapper({ type: 'set-location' })) {
+    if (!postToMobileWrapper({ type: 'set-location' })) {
       finish();
       reject(new LocationError('location_unavailable'));
     }
   });
 }
 
-function isInWrapper(): boolean {
-  const host = window as WrapperWindow;
-  return host.ReactNativeWebView !== undefined || host.webkit?.messageHandlers?.paraph !== undefined;
-}
 
 function currentPosition(): Promise<GeolocationPosition> {
   return new Promise((resolve, reject) => {
@@ -145,7 +122,7 @@ function currentPosition(): Promise<GeolocationPosition> {
 }
 
 export const locateMe = fromPromise<string>(async ({ signal }) => {
-  if (isInWrapper()) return askWrapper(signal);
+  if (hasMobileWrapper()) return askWrapper(signal);
   const { coords } = await currentPosition();
   let response: Response;
   try {

@@ -9,28 +9,41 @@
 export const WEBKIT_HANDLER_NAME = 'paraph';
 
 export type WrapperMessage =
-  { type: 'accessToken'; accessToken: string } | { type: 'setLocation'; location: string };
+  | { type: 'accessToken'; accessToken: string }
+  | { type: 'setLocation'; location: string }
+  // The sign screen asks the wrapper for the device's position ([5/6], services/geolocation.ts).
+  | { type: 'set-location' };
 
 type WrapperWindow = Window & {
   ReactNativeWebView?: { postMessage?: (message: string) => void };
   webkit?: { messageHandlers?: Record<string, { postMessage?: (message: unknown) => void } | undefined> };
 };
 
+function bridges(): {
+  reactNative: ((message: string) => void) | null;
+  webkit: ((message: unknown) => void) | null;
+} {
+  const host = window as WrapperWindow;
+  const reactNative = host.ReactNativeWebView;
+  const webkit = host.webkit?.messageHandlers?.[WEBKIT_HANDLER_NAME];
+  return {
+    reactNative: typeof reactNative?.postMessage === 'function' ? reactNative.postMessage.bind(reactNative) : null,
+    webkit: typeof webkit?.postMessage === 'function' ? webkit.postMessage.bind(webkit) : null,
+  };
+}
+
+/** Whether the page runs in a mobile app's web view (one of the two bridges is there). */
+export function hasMobileWrapper(): boolean {
+  const { reactNative, webkit } = bridges();
+  return reactNative !== null || webkit !== null;
+}
+
 /** Posts to every bridge present; false when the page is not in a web view. */
 export function postToMobileWrapper(message: WrapperMessage): boolean {
-  const host = window as WrapperWindow;
-  let isPosted = false;
-  const reactNative = host.ReactNativeWebView;
-  if (typeof reactNative?.postMessage === 'function') {
-    reactNative.postMessage(JSON.stringify(message));
-    isPosted = true;
-  }
-  const webkit = host.webkit?.messageHandlers?.[WEBKIT_HANDLER_NAME];
-  if (typeof webkit?.postMessage === 'function') {
-    webkit.postMessage(message);
-    isPosted = true;
-  }
-  return isPosted;
+  const { reactNative, webkit } = bridges();
+  reactNative?.(JSON.stringify(message));
+  webkit?.(message);
+  return reactNative !== null || webkit !== null;
 }
 
 /** After sign-in, once the token is stored: the wrapper keeps the token for its own calls. */

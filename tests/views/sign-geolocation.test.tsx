@@ -5,9 +5,9 @@ import {
   geocoderUrl,
   geocoderUrlTemplate,
   placeNameOf,
-  postToWrapper,
   wrapperLocationOf,
 } from '../../src/services/geolocation';
+import { postToMobileWrapper } from '../../src/services/mobile-wrapper';
 
 type WrapperWindow = Window & { ReactNativeWebView?: { postMessage(message: string): void } };
 
@@ -37,10 +37,10 @@ describe('locate me', () => {
   });
 
   it('asks a mobile app’s web view with a set-location message', () => {
-    expect(postToWrapper({ type: 'set-location' })).toBe(false);
+    expect(postToMobileWrapper({ type: 'set-location' })).toBe(false);
     const postMessage = vi.fn();
     (window as WrapperWindow).ReactNativeWebView = { postMessage };
-    expect(postToWrapper({ type: 'set-location' })).toBe(true);
+    expect(postToMobileWrapper({ type: 'set-location' })).toBe(true);
     expect(postMessage).toHaveBeenCalledWith('{"type":"set-location"}');
   });
 

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { DocumentPdf20Regular, Mail20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
+import { useNavLinkStyles } from './nav-link-styles';
 import { Link, useLocation } from 'wouter';
 import { SessionContext } from '../../app/session';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locale';
@@ -16,25 +17,6 @@ const useStyles = makeStyles({
   title: {
     padding: `0 ${tokens.spacingHorizontalM}`,
     color: tokens.colorNeutralForeground3,
-    fontWeight: tokens.fontWeightSemibold,
-  },
-  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
-  link: {
-    display: 'flex',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalS,
-    minHeight: '40px',
-    padding: `0 ${tokens.spacingHorizontalM}`,
-    borderRadius: tokens.borderRadiusMedium,
-    color: tokens.colorNeutralForeground2,
-    textDecoration: 'none',
-    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, color: tokens.colorNeutralForeground1 },
-    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
-  },
-  active: {
-    backgroundColor: tokens.colorNeutralBackground1Selected,
-    // Foreground1 reads 4.2:1 on the dark theme's selected grey; Foreground2 passes in both themes.
-    color: tokens.colorBrandForeground2,
     fontWeight: tokens.fontWeightSemibold,
   },
   icon: { flexShrink: 0 },
@@ -63,6 +45,7 @@ export function useSupportEmailAddress(): string {
 
 export function HelpLinks({ onNavigate }: { onNavigate?: () => void }) {
   const styles = useStyles();
+  const links = useNavLinkStyles();
   const intl = useIntl();
   const locale = useInterfaceLocale();
   const email = useSupportEmailAddress();
@@ -74,10 +57,10 @@ export function HelpLinks({ onNavigate }: { onNavigate?: () => void }) {
       <Text id={titleId} size={200} className={styles.title}>
         {intl.formatMessage({ id: 'help.label' })}
       </Text>
-      <ul className={styles.list}>
+      <ul className={links.list}>
         <li>
           <a
-            className={styles.link}
+            className={links.link}
             href={quickGuideUrl(locale)}
             hrefLang={locale}
             type="application/pdf"
@@ -94,7 +77,7 @@ export function HelpLinks({ onNavigate }: { onNavigate?: () => void }) {
         <li>
           <Link
             href={FAQ_PATH}
-            className={mergeClasses(styles.link, isFaq && styles.active)}
+            className={mergeClasses(links.link, isFaq && links.active)}
             aria-current={isFaq ? 'page' : undefined}
             onClick={onNavigate}
           >
@@ -103,7 +86,7 @@ export function HelpLinks({ onNavigate }: { onNavigate?: () => void }) {
           </Link>
         </li>
         <li>
-          <a className={styles.link} href={`mailto:${email}`}>
+          <a className={links.link} href={`mailto:${email}`}>
             <Mail20Regular aria-hidden className={styles.icon} />
             <span className={styles.address}>
               <span className={styles.srOnly}>{intl.formatMessage({ id: 'help.supportEmail' })}</span> {email}

@@ -1,6 +1,7 @@
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ArrowUpload20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
+import { useNavLinkStyles } from './nav-link-styles';
 import { Link, useLocation } from 'wouter';
 import { useModalActor } from '../../app/modal-context';
 import { SessionContext } from '../../app/session';
@@ -20,25 +21,6 @@ const useStyles = makeStyles({
     height: '100%',
   },
   upload: { minHeight: '40px', width: '100%' },
-  list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '2px' },
-  link: {
-    display: 'flex',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalS,
-    minHeight: '40px',
-    padding: `0 ${tokens.spacingHorizontalM}`,
-    borderRadius: tokens.borderRadiusMedium,
-    color: tokens.colorNeutralForeground2,
-    textDecoration: 'none',
-    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, color: tokens.colorNeutralForeground1 },
-    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
-  },
-  active: {
-    backgroundColor: tokens.colorNeutralBackground1Selected,
-    // Foreground1 reads 4.2:1 on the dark theme's selected grey; Foreground2 passes in both themes.
-    color: tokens.colorBrandForeground2,
-    fontWeight: tokens.fontWeightSemibold,
-  },
   label: { flexGrow: 1 },
   badge: {
     minWidth: '20px',
@@ -73,6 +55,7 @@ function useBadgeCount(source: BadgeSource | undefined): number {
 
 function NavLink({ item, onNavigate }: { item: (typeof NAV_ITEMS)[number]; onNavigate?: () => void }) {
   const styles = useStyles();
+  const links = useNavLinkStyles();
   const intl = useIntl();
   const [location] = useLocation();
   const count = useBadgeCount(item.badge?.source);
@@ -84,7 +67,7 @@ function NavLink({ item, onNavigate }: { item: (typeof NAV_ITEMS)[number]; onNav
     <li>
       <Link
         href={item.path}
-        className={mergeClasses(styles.link, active && styles.active)}
+        className={mergeClasses(links.link, active && links.active)}
         aria-current={active ? 'page' : undefined}
         // The bare count means nothing read aloud: the name says "To Do, 2 documents to do".
         aria-label={badge ? intl.formatMessage({ id: 'shell.nav.withBadge' }, { label, badge }) : undefined}
@@ -122,6 +105,7 @@ function VersionLink({ onNavigate }: { onNavigate?: () => void }) {
 
 export function Sidebar({ showUserMenu, onNavigate }: { showUserMenu: boolean; onNavigate?: () => void }) {
   const styles = useStyles();
+  const links = useNavLinkStyles();
   const intl = useIntl();
   const modal = useModalActor();
   return (
@@ -139,7 +123,7 @@ export function Sidebar({ showUserMenu, onNavigate }: { showUserMenu: boolean; o
         {intl.formatMessage({ id: 'shell.upload' })}
       </Button>
       <nav aria-label={intl.formatMessage({ id: 'shell.nav.label' })}>
-        <ul className={styles.list}>
+        <ul className={links.list}>
           {NAV_ITEMS.map((item) => (
             <NavLink key={item.path} item={item} {...(onNavigate ? { onNavigate } : {})} />
           ))}
