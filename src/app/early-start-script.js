@@ -60,7 +60,8 @@
     }
   }
   // The language the app will pick (src/i18n/locale.ts initLocale: a forced one, the stored choice, then
-  // the browser's languages, then English): its catalog is the first thing the app's start waits for.
+  // the browser's languages, then English; an unknown forced or stored one is English): its catalog is
+  // the first thing the app's start waits for.
   function toLocale(tag) {
     var language = String(tag || '').trim().toLowerCase().split(/[-_]/)[0];
     return language === 'en' || language === 'es' || language === 'fr' ? language : null;
@@ -71,7 +72,9 @@
     if (forced !== null) return toLocale(forced) || 'en';
     var tags = [];
     try {
-      tags.push(window.localStorage.getItem('locale'));
+      var stored = window.localStorage.getItem('locale');
+      // An unknown stored locale means English (src/i18n/locale.ts detectLocale).
+      if (stored !== null && stored.trim() !== '') return toLocale(stored) || 'en';
     } catch {
       // Storage refused: the browser's languages still apply.
     }

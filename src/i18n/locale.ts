@@ -24,9 +24,16 @@ function toLocale(tag: string | null | undefined): Locale | null {
   return isLocale(language) ? language : null;
 }
 
+/** A stored value that names no language we translate ('de', 'xx'): bad input, not a missing choice. */
+function isUnknownStored(stored: string | null): boolean {
+  return stored !== null && stored.trim() !== '' && toLocale(stored) === null;
+}
+
 export function detectLocale(stored: string | null, browserLanguages: readonly string[]): Locale {
   const fromStorage = toLocale(stored);
   if (fromStorage) return fromStorage;
+  // Issue [6/6] "Bad input": an unknown stored locale means English, as an unknown forced one does.
+  if (isUnknownStored(stored)) return DEFAULT_LOCALE;
   for (const language of browserLanguages) {
     const fromBrowser = toLocale(language);
     if (fromBrowser) return fromBrowser;
@@ -115,8 +122,9 @@ export async function initLocale(): Promise<void> {
     return;
   }
   const stored = readStoredLocale();
-  // An unknown stored value is skipped (browser, then English) and left as it is: never rewritten.
-  source = toLocale(stored) ? 'chosen' : 'browser';
+  // An unknown stored value means English, is left as it is (never rewritten) and, like an unknown forced
+  // one, is not replaced by the profile's language: the person sees the fallback the issue names.
+  source = toLocale(stored) ? 'chosen' : isUnknownStored(stored) ? 'forced-unknown' : 'browser';
   const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
   await apply(detectLocale(stored, languages));
 }

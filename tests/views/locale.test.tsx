@@ -79,13 +79,24 @@ describe('forceLocale at start-up', () => {
 });
 
 describe('stored locale', () => {
-  it('skips an unknown stored value without rewriting it, down to English', async () => {
+  it('shows English for an unknown stored value, without rewriting it or taking the profile\'s', async () => {
     window.localStorage.setItem('locale', 'de');
-    openAt('/app/documents', ['nl-NL']);
+    // A browser language we translate: the fallback is still English, as the issue's "Bad input" says.
+    openAt('/app/documents', ['es-ES']);
     const locale = await freshLocale();
     await locale.initLocale();
     expect(locale.getLocaleState().locale).toBe('en');
     expect(window.localStorage.getItem('locale')).toBe('de');
+    expect(locale.takeLocaleForProfile()).toBeNull();
+    expect(locale.followsProfileLocale()).toBe(false);
+  });
+
+  it('treats an empty stored value as no choice: the browser language applies', async () => {
+    window.localStorage.setItem('locale', '');
+    openAt('/app/documents', ['fr-FR']);
+    const locale = await freshLocale();
+    await locale.initLocale();
+    expect(locale.getLocaleState().locale).toBe('fr');
     expect(locale.followsProfileLocale()).toBe(true);
   });
 
