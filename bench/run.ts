@@ -9,6 +9,7 @@ import path from 'node:path';
 import { apiBench } from './api.ts';
 import { bundleBench } from './bundle.ts';
 import { concurrencyBench } from './concurrency.ts';
+import { lighthouseBench } from './lighthouse.ts';
 import { listPagingBench } from './list-paging.ts';
 import { placementBench } from './placement.ts';
 import { formatTable, type Bench, type BenchResult } from './report.ts';
@@ -28,6 +29,7 @@ const BENCHES: Bench[] = [
   placementBench,
   signingBench,
   signEngineBench,
+  lighthouseBench,
 ];
 const OUTPUT = path.join(ROOT_DIR, 'test-results', 'bench.json');
 

@@ -1,4 +1,6 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -161,6 +163,40 @@ describe('the platform: routing, errors, headers, the app and the log', () => {
 
     const escape = await t.app.inject({ url: '/app/..%2F..%2Fetc%2Fpasswd' });
     expect(escape.body).not.toContain('root:');
+  });
+
+  it('sends a hashed text asset brotli- or gzip-compressed as the browser takes it, and the same bytes', async () => {
+    const original = 'export const words = "' + 'paraph signs documents. '.repeat(200) + '";\n';
+    await fs.writeFile(path.join(appDir, 'assets', 'words-def456.js'), original);
+    const asked = (acceptEncoding?: string) =>
+      t.app.inject({
+        url: '/app/assets/words-def456.js',
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+
+    const br = await asked('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.length).toBeLessThan(original.length / 10);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(original);
+
+    const gzip = await asked('gzip;q=1.0, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(original);
+
+    const plain = await asked();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(original);
+
+    // A file too small to gain anything goes as it is.
+    const tiny = await t.app.inject({
+      url: '/app/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body).toContain('paraph');
   });
 
   it('answers /app/ with 503 "Run npm run build first" when the app is not built', async () => {

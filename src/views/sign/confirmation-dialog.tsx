@@ -1,8 +1,11 @@
 // The sign confirmation dialog (spec 000 §2 "sign confirmation", §8; spec 001 §2): the QR code and the link
 // of the identity app's page, the wait, 'Resend Confirmation', and the outcome. It belongs to the sign
 // screen, not to the shell's modal machine: it exists exactly while the signing actor's `confirmation`
-// child runs (docs/decisions.md). It stays mounted and follows `open`, as every modal here.
-import { lazy, Suspense, useEffect } from 'react';
+// child runs (docs/decisions.md). It is mounted at its first opening and then stays mounted, following
+// `open` as every modal here: a Fluent Dialog mounted on a freshly loaded sign screen makes tabster put
+// focusable sentinels on <body> before anything has had focus, which Lighthouse's accessibility audit
+// counts as focusable content hidden from assistive technology.
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
   Button,
   Caption1,
@@ -177,6 +180,11 @@ export function ConfirmationDialog({ signing }: { signing: SigningActor }) {
   const confirmation = useSelector(signing, (snapshot) => snapshot.children.confirmation);
   // Leaving the sign screen with the dialog open (success opens the document) leaves focus on <body>.
   useEffect(() => () => void focusMainIfLost(), []);
+  const [hasOpened, setHasOpened] = useState(false);
+  // Derived during render (React's "storing information from previous renders"), so the first opening
+  // mounts and opens in one go; once mounted it stays, and closing keeps its animation and clean-up.
+  if (confirmation !== undefined && !hasOpened) setHasOpened(true);
+  if (!hasOpened && confirmation === undefined) return null;
   return (
     <Dialog
       open={confirmation !== undefined}
