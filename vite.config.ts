@@ -1,5 +1,6 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { defineConfig, loadEnv, minify, type Plugin } from 'vite';
 import { buildQuickGuides } from './scripts/quick-guides';
@@ -41,6 +42,55 @@ function precompiledCatalogs(): Plugin {
 
 const BASE = '/app/';
 
+const ICON_ATOMS = 'node_modules/@fluentui/react-icons/lib/atoms/svg';
+
+/** ArrowUpload20Regular -> 'arrow-upload', when that per-icon module exists and exports it. */
+function iconAtomOf(name: string, read: (file: string) => string | null): string | null {
+  const base = name.replace(/\d*(Regular|Filled|Color|Light)$/, '');
+  if (base === name || base === '') return null;
+  const atom = base.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  const source = read(`${ICON_ATOMS}/${atom}.js`);
+  return source?.includes(`export const ${name} `) ? atom : null;
+}
+
+/**
+ * The app's icons come from @fluentui/react-icons' per-icon modules ('@fluentui/react-icons/svg/<name>')
+ * in the build. Through the package's index, an icon lives in a shared module with hundreds of others,
+ * and the one chunk that module lands in keeps every icon any screen uses: the first screen's chunk
+ * carried some forty icons of screens it never shows. Imports it cannot map are left as they are.
+ */
+function iconAtoms(): Plugin {
+  const sources = new Map<string, string | null>();
+  const read = (file: string) => {
+    if (!sources.has(file)) sources.set(file, existsSync(file) ? readFileSync(file, 'utf8') : null);
+    return sources.get(file) ?? null;
+  };
+  return {
+    name: 'paraph:icon-atoms',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]src[\\/].*\.tsx?$/.test(id) || !code.includes("'@fluentui/react-icons'")) return null;
+      const rewritten = code.replace(
+        /import\s*\{([^}]*)\}\s*from\s*'@fluentui\/react-icons';/g,
+        (whole, list: string) => {
+          const names = list
+            .split(',')
+            .map((name) => name.trim())
+            .filter((name) => name !== '');
+          const atoms = names.map((name) => [name, /^\w+$/.test(name) ? iconAtomOf(name, read) : null]);
+          if (atoms.some(([, atom]) => atom === null)) return whole;
+          // One line, so the lines below keep their numbers for the source map.
+          return atoms
+            .map(([name, atom]) => `import { ${name} } from '@fluentui/react-icons/svg/${atom}';`)
+            .join(' ');
+        },
+      );
+      return rewritten === code ? null : { code: rewritten, map: null };
+    },
+  };
+}
+
 // The document screen's code (route-modules.ts loadDocumentScreen) and pdfjs's (pdf-viewer-loader.ts).
 // Both are dynamic imports, so the page does not name them: the bundle would first have to arrive and
 // run before asking for them, then for pdfjs, one after the other.
@@ -51,7 +101,13 @@ const DOCUMENT_SCREEN_MODULES = [
 ];
 const PDF_VIEWER_MODULES = ['src/pdf/pdf-engine.ts'];
 
-type BundleChunk = { type: 'chunk'; fileName: string; facadeModuleId?: string | null; imports: string[]; isEntry: boolean };
+type BundleChunk = {
+  type: 'chunk';
+  fileName: string;
+  facadeModuleId?: string | null;
+  imports: string[];
+  isEntry: boolean;
+};
 
 function chunksOf(bundle: Record<string, unknown>): BundleChunk[] {
   return Object.values(bundle).filter(
@@ -86,7 +142,8 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
 }
 
 /**
- * Any page opened cold asks for its language's catalog from src/app/early-start-script.js, before the app's
+ * Any page opened cold asks for its language's catalog (and on a dark page the dark theme's tokens) from
+ * src/app/early-start-script.js, before the app's
  * bundle has arrived, and a document link starts more there: the API reads, pdfjs's worker, and the
  * document screen's and viewer's code (as modulepreload, fetched and compiled beside the bundle). Their file names carry content hashes, so the build writes
  * them into the page for that script to read.
@@ -99,7 +156,10 @@ function earlyStart(): Plugin {
     async buildStart() {
       const file = 'src/app/early-start-script.js';
       this.addWatchFile(file);
-      const minified = await minify('early-start.js', await readFile(file, 'utf8'), { compress: true, mangle: true });
+      const minified = await minify('early-start.js', await readFile(file, 'utf8'), {
+        compress: true,
+        mangle: true,
+      });
       if (minified.errors.length > 0) throw new Error(`paraph:early-start: ${minified.errors[0]?.message}`);
       this.emitFile({ type: 'asset', name: 'early-start.js', source: minified.code });
     },
@@ -115,6 +175,7 @@ function earlyStart(): Plugin {
         if (script === undefined) throw new Error('paraph:early-start: no script emitted');
         const screen = chunkFilesFor(bundle, DOCUMENT_SCREEN_MODULES);
         const viewer = chunkFilesFor(bundle, PDF_VIEWER_MODULES).filter((file) => !screen.includes(file));
+        const darkTheme = chunkFilesFor(bundle, ['src/services/dark-theme.ts']);
         const catalogs = (['en', 'es', 'fr'] as const).map(
           (locale) => `${locale}=${chunkFilesFor(bundle, [`src/i18n/${locale}.json`]).join(',')}`,
         );
@@ -125,7 +186,10 @@ function earlyStart(): Plugin {
           meta('paraph-document-chunks', screen.join(' ')),
           meta('paraph-pdf-chunks', viewer.join(' ')),
           meta('paraph-catalogs', catalogs.join(' ')),
-          { tag: 'script', attrs: { src: `${BASE}${script.fileName}`, async: true }, injectTo: 'head-prepend' },
+          meta('paraph-dark-theme', darkTheme.join(' ')),
+          // Not async: it paints the page's theme before the first paint (no light flash on a dark page).
+          // Tiny and cached for good; the CSS it runs beside blocks the first paint anyway.
+          { tag: 'script', attrs: { src: `${BASE}${script.fileName}` }, injectTo: 'head-prepend' },
         ];
       },
     },
@@ -173,7 +237,7 @@ function quickGuides(): Plugin {
 
 export default defineConfig(({ command, mode }) => ({
   base: BASE,
-  plugins: [react(), precompiledCatalogs(), earlyStart(), quickGuides()],
+  plugins: [react(), iconAtoms(), precompiledCatalogs(), earlyStart(), quickGuides()],
   resolve: {
     alias:
       command === 'build'
@@ -182,6 +246,8 @@ export default defineConfig(({ command, mode }) => ({
               find: /^@formatjs\/icu-messageformat-parser$/,
               replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
             },
+            // Left-to-right languages only: src/app/ltr-only-rtl-css-js.ts says why, and when to drop it.
+            { find: /^rtl-css-js\/core$/, replacement: '/src/app/ltr-only-rtl-css-js.ts' },
           ]
         : [],
   },
@@ -198,7 +264,10 @@ export default defineConfig(({ command, mode }) => ({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: LAZY_VENDOR_CHUNKS.map((chunk) => ({ name: chunk.name, test: chunk.test })),
+          groups: [
+            ...LAZY_VENDOR_CHUNKS.map((chunk) => ({ name: chunk.name, test: chunk.test })),
+            { name: 'start', tags: ['$initial'] },
+          ],
         },
       },
     },

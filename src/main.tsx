@@ -7,11 +7,13 @@ import { App } from './app/app';
 import { isInspectorRequested, startInspector } from './app/inspect';
 import { preloadForLocation } from './app/preload';
 import { initLocale } from './i18n/locale';
+import { loadThemeInUse } from './services/theme';
 
 async function start(): Promise<void> {
   const storedToken = readToken();
   preloadForLocation(window.location.pathname, storedToken !== null);
-  await initLocale();
+  // On a dark page the dark theme's tokens load beside the catalog, so the first render is dark.
+  await Promise.all([initLocale(), loadThemeInUse()]);
   if (isInspectorRequested(window.location.search, import.meta.env.VITE_XSTATE_INSPECT)) {
     await startInspector();
   }

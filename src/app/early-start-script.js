@@ -1,4 +1,5 @@
-// Runs before the app's bundle has arrived (index.html loads it async). A document link opened cold
+// Runs before the app's bundle has arrived (index.html loads it first, before the page is painted: it
+// paints the theme's background). A document link opened cold
 // would otherwise ask for the profile, the document and pdfjs's worker (about 1 MB of script to fetch
 // and compile before the PDF can even be requested) only once the app's own code has compiled, and for
 // the document screen's code and pdfjs only once the bundle has run. Started here, they run beside it;
@@ -6,7 +7,8 @@
 // imports find the code already fetched and compiled (modulepreload). Anywhere but a document route
 // nothing starts. The token goes only into an Authorization header, as the app sends it.
 // Keep the literals equal to the app's (tests/views/early-start.test.tsx checks them): the access-token
-// key, the document routes and the breakpoints of src/views/use-media-query.ts.
+// key, the document routes, the breakpoints of src/views/use-media-query.ts and the theme's key, values
+// and backgrounds (src/services/theme.ts).
 (function () {
   'use strict';
   // A file nobody took (the document is still being processed, or the user left) is let go.
@@ -63,7 +65,10 @@
   // the browser's languages, then English; an unknown forced or stored one is English): its catalog is
   // the first thing the app's start waits for.
   function toLocale(tag) {
-    var language = String(tag || '').trim().toLowerCase().split(/[-_]/)[0];
+    var language = String(tag || '')
+      .trim()
+      .toLowerCase()
+      .split(/[-_]/)[0];
     return language === 'en' || language === 'es' || language === 'fr' ? language : null;
   }
   function detectLocale() {
@@ -78,7 +83,9 @@
     } catch {
       // Storage refused: the browser's languages still apply.
     }
-    tags = tags.concat(navigator.languages && navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
+    tags = tags.concat(
+      navigator.languages && navigator.languages.length > 0 ? navigator.languages : [navigator.language],
+    );
     for (var index = 0; index < tags.length; index += 1) {
       if (toLocale(tags[index])) return toLocale(tags[index]);
     }
@@ -92,6 +99,36 @@
       var pair = entries[index].split('=');
       if (pair[0] === locale && pair[1]) addModulePreloads(pair[1].split(','));
     }
+  }
+  // Light or dark as src/services/theme.ts resolves it: the stored choice (`theme`: system, light or
+  // dark; anything else is system), else the system's scheme. This script is loaded without `async`, so
+  // the page's first paint already has the theme's background: a dark page never flashes white, and a
+  // Light choice on a dark system is light from the start.
+  var PAGE_BACKGROUNDS = { light: '#ffffff', dark: '#292929' };
+  function wantedTheme() {
+    var stored = null;
+    try {
+      stored = window.localStorage.getItem('theme');
+    } catch {
+      // Storage refused: the system's scheme applies.
+    }
+    if (stored === 'light' || stored === 'dark') return stored;
+    var isDark =
+      typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
+    return isDark ? 'dark' : 'light';
+  }
+  function paintTheme() {
+    var theme = wantedTheme();
+    var root = document.documentElement;
+    root.style.colorScheme = theme;
+    root.style.backgroundColor = PAGE_BACKGROUNDS[theme];
+    // The app's first render waits for the dark theme's tokens on a dark page: fetched beside the bundle.
+    if (theme === 'dark') preloadModules('paraph-dark-theme');
+  }
+  try {
+    paintTheme();
+  } catch {
+    // global.css still paints a dark system dark.
   }
   try {
     preloadCatalog();

@@ -4,7 +4,7 @@ import { IntlProvider } from 'react-intl';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locale';
 import type { Catalog } from '../i18n/messages';
 import { useLocaleState } from '../i18n/use-locale';
-import { FLUENT_THEMES, getResolvedTheme, paintDocument, subscribeTheme } from '../services/theme';
+import { fluentTheme, getResolvedTheme, paintDocument, subscribeTheme } from '../services/theme';
 
 /** Theme and language, shared by the app and the view tests. */
 export function BaseProviders({
@@ -20,7 +20,7 @@ export function BaseProviders({
   useLayoutEffect(() => paintDocument(theme), [theme]);
   return (
     <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages}>
-      <FluentProvider theme={FLUENT_THEMES[theme]} style={{ minHeight: '100vh' }}>
+      <FluentProvider theme={fluentTheme(theme)} style={{ minHeight: '100vh' }}>
         {children}
       </FluentProvider>
     </IntlProvider>

@@ -10,6 +10,7 @@ import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
 import type { SignPage } from '../views/sign/sign-screen';
 import { documentListLogic } from './compose';
+import { composeLanguage } from './compose-preferences';
 import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
@@ -105,14 +106,16 @@ const SignFlowScreen = lazy(async () => {
     },
   };
 });
-// The settings screen and its machine, composed with the session (a save refreshes the profile).
+// The settings screen and its machine, composed with the session (a save refreshes the profile); its
+// language field is the sidebar's language actor (composeLanguage).
 const SettingsScreen = lazy(async () => {
   const [page, compose] = await loadSettingsScreen();
   return {
     default: function SettingsWithLogic() {
       const session = SessionContext.useActorRef();
       const logic = useMemo(() => compose.composeSettings(session), [session]);
-      return <page.SettingsPage logic={logic} />;
+      const languageLogic = useMemo(() => composeLanguage(session), [session]);
+      return <page.SettingsPage logic={logic} languageLogic={languageLogic} />;
     },
   };
 });

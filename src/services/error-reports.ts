@@ -14,14 +14,6 @@ const MESSAGE_MAX_LENGTH = 1000;
 const STACK_MAX_LENGTH = 20_000;
 const ROUTE_MAX_LENGTH = 512;
 
-/** What a render can throw (not always an Error) as the report's message and stack. */
-export function caughtErrorOf(error: unknown): CaughtError {
-  if (error instanceof Error) {
-    return { message: error.message.trim() || error.name || 'Error', stack: error.stack ?? null };
-  }
-  return { message: String(error).trim() || 'Error', stack: null };
-}
-
 export function errorReportOf(error: CaughtError, pathname: string): ErrorReport {
   return {
     message: error.message.slice(0, MESSAGE_MAX_LENGTH),

@@ -3,7 +3,9 @@
 // `prefers-color-scheme`, live. A tiny external store, so React reads it with useSyncExternalStore; the
 // snapshots are plain strings, read afresh each time, so another tab's choice and the system's change
 // are simply what the next read says once the listeners are told.
-import { webDarkTheme, webLightTheme, type Theme } from '@fluentui/react-components';
+// The dark theme's tokens load only where dark is in effect (src/services/dark-theme.ts): main.tsx waits
+// for them before the first render on a dark page, and a later switch to dark applies once they are here.
+import { webLightTheme, type Theme } from '@fluentui/react-components';
 
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
@@ -11,7 +13,36 @@ export type ResolvedTheme = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'theme';
 export const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
 
-export const FLUENT_THEMES: Record<ResolvedTheme, Theme> = { light: webLightTheme, dark: webDarkTheme };
+/**
+ * What the page around the app shows, also before the app's code has run: webDarkTheme's and
+ * webLightTheme's colorNeutralBackground1 (src/app/early-start-script.js and global.css repeat them;
+ * tests/views/theme.test.tsx keeps them equal).
+ */
+export const PAGE_BACKGROUNDS: Record<ResolvedTheme, string> = { light: '#ffffff', dark: '#292929' };
+
+let darkTheme: Theme | null = null;
+let darkThemeLoad: Promise<void> | null = null;
+
+/** Loads the dark theme once; the listeners are told when it has arrived. */
+export function loadDarkTheme(): Promise<void> {
+  darkThemeLoad ??= import('./dark-theme').then(
+    (module) => {
+      darkTheme = module.webDarkTheme;
+      notify();
+    },
+    (error: unknown) => {
+      // The page stays light; the next switch to dark tries again.
+      darkThemeLoad = null;
+      throw error;
+    },
+  );
+  return darkThemeLoad;
+}
+
+/** The Fluent theme for a resolved theme; light until the dark one has loaded. */
+export function fluentTheme(theme: ResolvedTheme): Theme {
+  return theme === 'dark' && darkTheme !== null ? darkTheme : webLightTheme;
+}
 
 export function isThemePreference(value: unknown): value is ThemePreference {
   return typeof value === 'string' && (THEME_PREFERENCES as readonly string[]).includes(value);
@@ -47,8 +78,22 @@ export function resolveTheme(preference: ThemePreference, systemIsDark: boolean)
   return preference;
 }
 
-export function getResolvedTheme(): ResolvedTheme {
+/** The theme the preference and the system ask for, whether or not its tokens are here yet. */
+export function getWantedTheme(): ResolvedTheme {
   return resolveTheme(getThemePreference(), systemScheme()?.matches ?? false);
+}
+
+/** The theme on screen: dark only once its tokens are here (asking for them when they are not). */
+export function getResolvedTheme(): ResolvedTheme {
+  if (getWantedTheme() === 'light') return 'light';
+  if (darkTheme !== null) return 'dark';
+  loadDarkTheme().catch((error: unknown) => console.error('The dark theme could not be loaded', error));
+  return 'light';
+}
+
+/** Before the first render: a dark page waits for the dark theme, so nothing is ever drawn light. */
+export async function loadThemeInUse(): Promise<void> {
+  if (getWantedTheme() === 'dark') await loadDarkTheme().catch(() => undefined);
 }
 
 export function setThemePreference(preference: ThemePreference): void {
@@ -84,8 +129,8 @@ export function subscribeTheme(listener: Listener): () => void {
 export function paintDocument(theme: ResolvedTheme): void {
   const root = document.documentElement;
   root.style.colorScheme = theme;
-  root.style.backgroundColor = FLUENT_THEMES[theme].colorNeutralBackground1;
+  root.style.backgroundColor = PAGE_BACKGROUNDS[theme];
 }
 
-// main.tsx renders only once the catalog has loaded: painting now shows a stored choice from the start.
-if (typeof document !== 'undefined') paintDocument(getResolvedTheme());
+// Painted once the module runs too, for a page the start-up script did not paint (the dev server's).
+if (typeof document !== 'undefined') paintDocument(getWantedTheme());

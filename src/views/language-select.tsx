@@ -1,7 +1,7 @@
 // The language chooser of the login page and of the sidebar: en, es and fr, each named in its own
 // language (the catalogs keep those names the same everywhere), with `lang` on each option for screen
-// readers. On the login page a choice only applies and is kept in local storage; the sidebar passes its
-// own onChange, which also saves it to the profile.
+// readers. It always shows the language on screen. On the login page a choice only applies and is kept
+// in local storage; the sidebar and settings pass their own onChange, which also saves it to the profile.
 import { Field, Select } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';
 import { isLocale, LOCALES, setLocale, type Locale } from '../i18n/locale';
@@ -16,22 +16,32 @@ const LANGUAGE_NAMES: Record<Locale, MessageId> = {
 
 export type LanguageSelectProps = {
   onChange?: (locale: Locale) => void;
-  /** Shown under the select (the sidebar's failed save). */
+  /** Shown under the select (a failed save to the profile). */
   message?: string | null;
   className?: string;
+  /** The field's label; "Language" by default. */
+  label?: string;
+  disabled?: boolean;
 };
 
-export function LanguageSelect({ onChange, message = null, className }: LanguageSelectProps) {
+export function LanguageSelect({
+  onChange,
+  message = null,
+  className,
+  label,
+  disabled = false,
+}: LanguageSelectProps) {
   const intl = useIntl();
   const { locale } = useLocaleState();
   return (
     <Field
-      label={intl.formatMessage({ id: 'common.language' })}
+      label={label ?? intl.formatMessage({ id: 'common.language' })}
       {...(message ? { validationMessage: message, validationState: 'warning' as const } : {})}
       {...(className ? { className } : {})}
     >
       <Select
         value={locale}
+        disabled={disabled}
         onChange={(_event, data) => {
           if (!isLocale(data.value)) return;
           if (onChange) onChange(data.value);

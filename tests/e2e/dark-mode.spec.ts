@@ -77,3 +77,29 @@ test('the app follows a dark system, and Light in settings makes it light', asyn
   await expect(page.getByRole('radiogroup', { name: 'Appearance' })).toBeVisible();
   expect(await backgroundLuminance(page.locator('#root > div'))).toBeGreaterThan(0.9);
 });
+
+// The page is painted before the app's code has run (src/app/early-start-script.js, loaded before the
+// first paint): with the app's own scripts held back, what shows is what a person sees while the bundle
+// arrives. It must already be the theme the app will draw: no white flash on a dark page, no dark one
+// for a Light choice.
+for (const { scheme, stored, expected } of [
+  { scheme: 'dark', stored: null, expected: 'dark' },
+  { scheme: 'light', stored: 'dark', expected: 'dark' },
+  { scheme: 'dark', stored: 'light', expected: 'light' },
+] as const) {
+  test(`before the app has run, a ${scheme} system with ${stored ?? 'no'} choice shows ${expected}`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    if (stored !== null)
+      await page.addInitScript((theme) => window.localStorage.setItem('theme', theme), stored);
+    await page.route(/\/app\/assets\/(?!early-start-)[^/]+\.m?js$/, (route) => route.abort());
+    await page.goto(`${baseUrl()}/app/documents`, { waitUntil: 'load' });
+    await expect(page.locator('#root')).toBeEmpty();
+    const luminance = await backgroundLuminance(page.locator('html'));
+    if (expected === 'dark') expect(luminance).toBeLessThan(0.05);
+    else expect(luminance).toBeGreaterThan(0.9);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(expected);
+    await page.screenshot({ path: `test-results/screens/before-app-${scheme}-${stored ?? 'system'}.png` });
+  });
+}

@@ -13,6 +13,13 @@ import {
   takeEarlyProfile,
 } from '../../src/services/early-start';
 import { detectLocale, readForcedLocale } from '../../src/i18n/locale';
+import {
+  DARK_SCHEME_QUERY,
+  isThemePreference,
+  PAGE_BACKGROUNDS,
+  resolveTheme,
+  THEME_STORAGE_KEY,
+} from '../../src/services/theme';
 import { MOBILE_QUERY, TOUCH_QUERY } from '../../src/views/use-media-query';
 import SCRIPT from '../../src/app/early-start-script.js?raw';
 
@@ -38,6 +45,7 @@ const PAGE_HINTS: Record<string, string> = {
   'paraph-document-chunks': '/app/assets/document-page-1.js /app/assets/details-panel-2.js',
   'paraph-pdf-chunks': '/app/assets/pdf-engine-3.js /app/assets/pdfjs-4.js',
   'paraph-catalogs': 'en=/app/assets/en-5.js es=/app/assets/es-6.js fr=/app/assets/fr-7.js',
+  'paraph-dark-theme': '/app/assets/dark-theme-8.js',
 };
 
 function runScript(path: string, { token = 'secret-token' as string | null, meta = true } = {}) {
@@ -57,8 +65,8 @@ function runScript(path: string, { token = 'secret-token' as string | null, meta
 }
 
 function preloaded(kind: 'modulepreload' | 'preload'): string[] {
-  return [...document.head.querySelectorAll<HTMLLinkElement>(`link[rel="${kind}"]`)].map((link) =>
-    link.getAttribute('href') ?? '',
+  return [...document.head.querySelectorAll<HTMLLinkElement>(`link[rel="${kind}"]`)].map(
+    (link) => link.getAttribute('href') ?? '',
   );
 }
 
@@ -88,6 +96,7 @@ beforeEach(() => {
 
 afterEach(() => {
   delete window.__paraphEarly;
+  document.documentElement.removeAttribute('style');
   window.localStorage.clear();
   for (const tag of document.head.querySelectorAll('meta, link')) tag.remove();
   vi.unstubAllGlobals();
@@ -210,6 +219,37 @@ describe('src/app/early-start-script.js', () => {
       runScript(`/app/documents${query}`, { token: null });
       expect(preloaded('modulepreload'), query).toEqual([catalogs[expected]]);
     }
+  });
+
+  it("paints the page in the theme the app will draw, before the first paint, and preloads the dark theme's tokens only for a dark page", () => {
+    const darkTheme = PAGE_HINTS['paraph-dark-theme'];
+    for (const stored of [null, 'system', 'light', 'dark', 'sepia']) {
+      for (const isSystemDark of [false, true]) {
+        matching = new Set(isSystemDark ? [DARK_SCHEME_QUERY] : []);
+        if (stored === null) window.localStorage.removeItem(THEME_STORAGE_KEY);
+        else window.localStorage.setItem(THEME_STORAGE_KEY, stored);
+        document.documentElement.removeAttribute('style');
+        runScript('/app/documents', { token: null });
+        // src/services/theme.ts's own reading: an unknown stored value is System.
+        const expected = resolveTheme(isThemePreference(stored) ? stored : 'system', isSystemDark);
+        const page = document.documentElement.style;
+        const label = JSON.stringify({ stored, isSystemDark });
+        expect(page.colorScheme, label).toBe(expected);
+        expect(page.backgroundColor, label).toBe(
+          expected === 'dark' ? 'rgb(41, 41, 41)' : 'rgb(255, 255, 255)',
+        );
+        expect(preloaded('modulepreload').includes(darkTheme ?? ''), label).toBe(expected === 'dark');
+      }
+    }
+    expect(PAGE_BACKGROUNDS).toEqual({ light: '#ffffff', dark: '#292929' });
+    // Storage refused (private modes): the system's scheme still applies.
+    matching = new Set([DARK_SCHEME_QUERY]);
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    document.documentElement.removeAttribute('style');
+    runScript('/app/login', { token: null });
+    expect(document.documentElement.style.colorScheme).toBe('dark');
   });
 
   it('fetches the PDF and preloads its first page image once the document names them; the viewer takes the bytes once', async () => {

@@ -55,12 +55,14 @@ function Crashing({ error }: { error: unknown }): never {
 
 const CRASH = new Error('Cannot read properties of undefined (reading "signatories")');
 
-function renderCrash(error: unknown = CRASH) {
-  return renderView(
+/** The screen's code loads after the crash (src/app/error-boundary.tsx): ready once its alert shows. */
+async function renderCrash(error: unknown = CRASH) {
+  renderView(
     <ErrorBoundary>
       <Crashing error={error} />
     </ErrorBoundary>,
   );
+  return screen.findByRole('alert');
 }
 
 async function nextCall() {
@@ -84,9 +86,8 @@ describe('the error screen', () => {
     network.calls.length = 0;
   });
 
-  it('replaces the crashed screen with an alert: a heading, the message, Send report and Reload', () => {
-    renderCrash();
-    const alert = screen.getByRole('alert');
+  it('replaces the crashed screen with an alert: a heading, the message, Send report and Reload', async () => {
+    const alert = await renderCrash();
     expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeTruthy();
     expect(alert.textContent).toContain('An error has occurred. Please try again in a few moments.');
     expect(within(alert).getByRole('button', { name: 'Send report' }).getAttribute('aria-disabled')).not.toBe(
@@ -98,7 +99,7 @@ describe('the error screen', () => {
 
   it('sends the error, the route as a path and the version, with the token only as a header', async () => {
     const user = userEvent.setup();
-    renderCrash();
+    await renderCrash();
     await user.click(sendButton());
     const call = await nextCall();
     expect(call.method).toBe('POST');
@@ -119,7 +120,7 @@ describe('the error screen', () => {
 
   it('is busy while sending, then thanks the person and keeps the button disabled', async () => {
     const user = userEvent.setup();
-    renderCrash();
+    await renderCrash();
     await user.click(sendButton());
     const call = await nextCall();
     const busy = await screen.findByRole('button', { name: 'Sending the report…' });
@@ -136,7 +137,7 @@ describe('the error screen', () => {
 
   it('says when sending failed, and the same button tries again', async () => {
     const user = userEvent.setup();
-    renderCrash();
+    await renderCrash();
     await user.click(sendButton());
     (await nextCall()).answer(500);
     expect(await screen.findByText('The report could not be sent. Please try again.')).toBeTruthy();
@@ -157,7 +158,7 @@ describe('the error screen', () => {
   it('reports something thrown that is not an Error by its text, without a stack', async () => {
     const user = userEvent.setup();
     window.localStorage.removeItem('access_token');
-    renderCrash('the chunk failed to load');
+    await renderCrash('the chunk failed to load');
     await user.click(sendButton());
     const call = await nextCall();
     expect(call.authorization).toBeNull();

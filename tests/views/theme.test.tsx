@@ -2,12 +2,18 @@
 // unless this device chose Light or Dark in settings; the choice applies at once, without Save.
 import { readFileSync } from 'node:fs';
 import { webDarkTheme, webLightTheme } from '@fluentui/react-components';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
+import { languageMachine } from '../../machines/language.machine';
 import { settingsMachine, type Settings } from '../../machines/settings.machine';
-import { DARK_SCHEME_QUERY, getThemePreference, setThemePreference } from '../../src/services/theme';
+import {
+  DARK_SCHEME_QUERY,
+  getThemePreference,
+  PAGE_BACKGROUNDS,
+  setThemePreference,
+} from '../../src/services/theme';
 import { SettingsPage } from '../../src/views/settings/settings-page';
 import { renderView } from './render';
 
@@ -52,6 +58,9 @@ function settingsLogic(save = vi.fn(async (settings: Settings) => settings)) {
   });
 }
 
+// The language field's actor; these tests never choose a language.
+const languageLogic = languageMachine.provide({ actors: { saveLocale: fromPromise(async () => {}) } });
+
 /** What the page around the app shows: the scheme for native controls and the background. */
 function pageTheme() {
   const style = document.documentElement.style;
@@ -72,9 +81,10 @@ function fluentBackground(): string | undefined {
 describe('the theme follows the system', () => {
   it('is dark on a dark system with no choice made, and follows a change of the system live', async () => {
     const system = systemIs('dark');
-    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'System' })).toHaveProperty('checked', true);
-    expect(pageTheme()).toEqual(DARK_PAGE);
+    // The dark theme's tokens load on demand (the app's start waits for them on a dark page).
+    await waitFor(() => expect(pageTheme()).toEqual(DARK_PAGE));
     expect(fluentBackground()).toBe(webDarkTheme.colorNeutralBackground1);
 
     act(() => system.switchTo(false));
@@ -89,7 +99,7 @@ describe('the theme follows the system', () => {
   it('treats an unknown stored value as System and leaves it as it is', async () => {
     window.localStorage.setItem('theme', 'sepia');
     const system = systemIs('light');
-    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'System' })).toHaveProperty('checked', true);
     expect(pageTheme()).toEqual(LIGHT_PAGE);
     act(() => system.switchTo(true));
@@ -100,7 +110,7 @@ describe('the theme follows the system', () => {
   it('keeps a stored choice whatever the system says', async () => {
     window.localStorage.setItem('theme', 'light');
     const system = systemIs('dark');
-    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'Light' })).toHaveProperty('checked', true);
     expect(pageTheme()).toEqual(LIGHT_PAGE);
     act(() => system.switchTo(false));
@@ -114,7 +124,9 @@ describe('the switch in settings', () => {
     const user = userEvent.setup();
     systemIs('light');
     const save = vi.fn(async (settings: Settings) => settings);
-    renderView(<SettingsPage logic={settingsLogic(save)} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic(save)} languageLogic={languageLogic} />, {
+      path: '/settings',
+    });
     const group = await screen.findByRole('radiogroup', { name: 'Appearance' });
     expect(
       within(group)
@@ -145,7 +157,7 @@ describe('the switch in settings', () => {
 
   it('follows a choice made in another tab of this device', async () => {
     systemIs('light');
-    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
     await screen.findByRole('radiogroup', { name: 'Appearance' });
     act(() => {
       window.localStorage.setItem('theme', 'dark');
@@ -173,5 +185,50 @@ describe('before the app has run', () => {
     const css = readFileSync('src/app/global.css', 'utf8');
     const dark = /@media \(prefers-color-scheme: dark\)\s*\{[^}]*background-color:\s*(#[0-9a-f]+)/i.exec(css);
     expect(dark?.[1]).toBe(webDarkTheme.colorNeutralBackground1);
+  });
+
+  it("paints the page with each theme's own background", () => {
+    expect(PAGE_BACKGROUNDS).toEqual({
+      light: webLightTheme.colorNeutralBackground1,
+      dark: webDarkTheme.colorNeutralBackground1,
+    });
+  });
+});
+
+describe("the dark theme's tokens", () => {
+  // A fresh module each time: the tokens, once loaded, stay for the page.
+  async function freshTheme() {
+    vi.resetModules();
+    return import('../../src/services/theme');
+  }
+
+  it('are not loaded for a light page, and the light theme is drawn', async () => {
+    systemIs('light');
+    const theme = await freshTheme();
+    await theme.loadThemeInUse();
+    expect(theme.getResolvedTheme()).toBe('light');
+    // Asked for dark anyway, the theme is still the light one: nothing dark has arrived.
+    expect(theme.fluentTheme('dark').colorNeutralBackground1).toBe(webLightTheme.colorNeutralBackground1);
+  });
+
+  it('are there before the first render on a dark page, so the first render is dark', async () => {
+    systemIs('dark');
+    const theme = await freshTheme();
+    await theme.loadThemeInUse();
+    expect(theme.getResolvedTheme()).toBe('dark');
+    expect(theme.fluentTheme('dark').colorNeutralBackground1).toBe(webDarkTheme.colorNeutralBackground1);
+  });
+
+  it('arrive after a switch to dark, and the listeners are told', async () => {
+    const system = systemIs('light');
+    const theme = await freshTheme();
+    const told = vi.fn();
+    const unsubscribe = theme.subscribeTheme(told);
+    system.switchTo(true);
+    // Until the tokens are here the page stays light rather than half dark.
+    expect(theme.getResolvedTheme()).toBe('light');
+    await waitFor(() => expect(theme.getResolvedTheme()).toBe('dark'));
+    expect(told.mock.calls.length).toBeGreaterThanOrEqual(2);
+    unsubscribe();
   });
 });

@@ -1,14 +1,16 @@
 // /app/settings (spec 001 §2 "Settings"): the interface language and the default signing location, with
 // Save and Cancel. Everything shown comes from the settings actor; the view only sends what the user
 // does. Each language is named in itself, so a user who cannot read the current one still finds theirs.
-import type { FormEvent } from 'react';
+// The language field shows the language on screen (which this device may have chosen, unlike the
+// profile) and a choice there behaves as the sidebar's: it applies at once, stays on this device and is
+// saved to the profile by a language actor, and the form's Save keeps it (docs/decisions.md).
+import { useEffect, type FormEvent } from 'react';
 import {
   Button,
   Field,
   Input,
   MessageBar,
   MessageBarBody,
-  Select,
   Spinner,
   Title2,
   makeStyles,
@@ -17,22 +19,18 @@ import {
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
+import type { languageMachine } from '../../../machines/language.machine';
 import { isLocationTooLong, type settingsMachine } from '../../../machines/settings.machine';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import { isLocale, LOCALES } from '../../i18n/locale';
-import type { MessageId } from '../../i18n/messages';
+import { useLocaleState } from '../../i18n/use-locale';
 import { Busy } from '../busy';
+import { LanguageSelect } from '../language-select';
 import { ThemeSelect } from './theme-select';
 
 export type SettingsLogic = typeof settingsMachine;
+export type SettingsLanguageLogic = typeof languageMachine;
 type SettingsActor = ActorRefFrom<SettingsLogic>;
-
-const LANGUAGE_NAMES: Record<(typeof LOCALES)[number], MessageId> = {
-  en: 'common.language.en',
-  es: 'common.language.es',
-  fr: 'common.language.fr',
-};
 
 const useStyles = makeStyles({
   page: {
@@ -72,9 +70,18 @@ function LoadFailed({ actor }: { actor: SettingsActor }) {
   );
 }
 
-function SettingsForm({ actor }: { actor: SettingsActor }) {
+function SettingsForm({
+  actor,
+  languageLogic,
+}: {
+  actor: SettingsActor;
+  languageLogic: SettingsLanguageLogic;
+}) {
   const styles = useStyles();
   const intl = useIntl();
+  const language = useActorRef(languageLogic, actorOptions({}));
+  const hasLanguageSaveFailed = useSelector(language, (snapshot) => snapshot.hasTag('error'));
+  const onScreen = useLocaleState().locale;
   const locale = useSelector(actor, (snapshot) => snapshot.context.locale);
   const location = useSelector(actor, (snapshot) => snapshot.context.location);
   const isSaving = useSelector(actor, (snapshot) => snapshot.matches('saving'));
@@ -82,6 +89,11 @@ function SettingsForm({ actor }: { actor: SettingsActor }) {
   const isFailed = useSelector(actor, (snapshot) => snapshot.matches({ editing: 'failed' }));
   const canSave = useSelector(actor, (snapshot) => snapshot.can({ type: 'settings.save' }));
   const isTooLong = isLocationTooLong(location);
+  // What Save sends is the language on screen, however it was chosen (here, in the sidebar, on another
+  // tab's load): never the profile's older one, which would switch the screen back.
+  useEffect(() => {
+    if (locale !== onScreen && !isSaving) actor.send({ type: 'locale.changed', locale: onScreen });
+  }, [actor, locale, onScreen, isSaving]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -90,21 +102,12 @@ function SettingsForm({ actor }: { actor: SettingsActor }) {
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
-      <Field label={intl.formatMessage({ id: 'settings.language.label' })}>
-        <Select
-          value={locale}
-          disabled={isSaving}
-          onChange={(_event, data) => {
-            if (isLocale(data.value)) actor.send({ type: 'locale.changed', locale: data.value });
-          }}
-        >
-          {LOCALES.map((option) => (
-            <option key={option} value={option} lang={option}>
-              {intl.formatMessage({ id: LANGUAGE_NAMES[option] })}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <LanguageSelect
+        label={intl.formatMessage({ id: 'settings.language.label' })}
+        disabled={isSaving}
+        onChange={(chosen) => language.send({ type: 'language.choose', locale: chosen })}
+        message={hasLanguageSaveFailed ? intl.formatMessage({ id: 'shell.language.error' }) : null}
+      />
       <Field
         label={intl.formatMessage({ id: 'settings.location.label' })}
         hint={intl.formatMessage({ id: 'settings.location.hint' })}
@@ -154,7 +157,13 @@ function SettingsForm({ actor }: { actor: SettingsActor }) {
   );
 }
 
-export function SettingsPage({ logic }: { logic: SettingsLogic }) {
+export function SettingsPage({
+  logic,
+  languageLogic,
+}: {
+  logic: SettingsLogic;
+  languageLogic: SettingsLanguageLogic;
+}) {
   const styles = useStyles();
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'settings.title' }));
@@ -166,7 +175,11 @@ export function SettingsPage({ logic }: { logic: SettingsLogic }) {
   return (
     <div className={styles.page}>
       <Title2 as="h1">{intl.formatMessage({ id: 'settings.title' })}</Title2>
-      {phase === 'loadFailed' ? <LoadFailed actor={actor} /> : <SettingsForm actor={actor} />}
+      {phase === 'loadFailed' ? (
+        <LoadFailed actor={actor} />
+      ) : (
+        <SettingsForm actor={actor} languageLogic={languageLogic} />
+      )}
     </div>
   );
 }
