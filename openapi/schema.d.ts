@@ -520,7 +520,10 @@ export interface paths {
         /**
          * Ask to sign with a smart card; the answer's id is the confirmation to poll.
          * @description The signature is made once the user confirms it on their device: poll `getDocumentVersion` every
-         *     5 s. Refusals the user can act on answer 422 with `validations.base` (e.g. the plan's limit).
+         *     5 s. A refused field answers 422 with `validations.<field>` (location, reason, smart card, page).
+         *     `validations.base`, when a server sends it, holds sentences the user can act on, shown joined (spec
+         *     001 §2); this reference server sends none: the plan's monthly limit is checked at confirmation and
+         *     ends the version `sign_limit_exceeded`.
          */
         patch: operations["signDocument"];
         trace?: never;

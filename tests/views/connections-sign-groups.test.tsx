@@ -120,7 +120,10 @@ describe('sign group editor', () => {
   it('keeps Create disabled without a name or members, with the validation messages', async () => {
     const { user, dialog } = await openCreate();
     const create = () => within(dialog).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
-    expect(create().disabled).toBe(true);
+    // Under load, tabster may still be settling which layer is modal: wait for the dialog to be readable.
+    expect(
+      ((await within(dialog).findByRole('button', { name: 'Create' })) as HTMLButtonElement).disabled,
+    ).toBe(true);
 
     const name = within(dialog).getByRole('textbox', { name: /Group name/ });
     await user.type(name, 'x');

@@ -118,6 +118,21 @@ describe('sign screen: the form', () => {
     expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeTruthy();
   });
 
+  it("keeps the failed lookup's message on an empty field after Continue, and the empty one once typed and cleared", async () => {
+    const { user } = renderSignScreen({
+      data: sampleFlowSigning(),
+      locate: () => Promise.reject(new Error('denied')),
+    });
+    const field = (await screen.findByRole('textbox', { name: /Location/ })) as HTMLInputElement;
+    await user.clear(field);
+    await user.click(screen.getByRole('button', { name: 'Locate me' }));
+    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Your location could not be found. Please type it in.')).toBeTruthy();
+    expect(screen.queryByText('A location must be filled in.')).toBeNull();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('cancels to the document page', async () => {
     const { user, goToDocument } = renderSignScreen();
     await user.click(await screen.findByRole('button', { name: 'Cancel' }));

@@ -102,10 +102,13 @@ function LocationField({ signing }: { signing: SigningActor }) {
   const problem = locationProblem(location);
   // An empty or short location is said once the user tries to continue; one too long at once.
   const shownProblem = problem === 'tooLong' || isValidationShown ? problem : null;
-  const message = shownProblem
-    ? intl.formatMessage({ id: LOCATION_MESSAGES[shownProblem] })
-    : isLocateFailed
-      ? intl.formatMessage({ id: 'documents.sign.location.error-fetching' })
+  // A failed lookup on an empty field keeps saying so after Continue (spec 001: "Your location could not
+  // be found. Please type it in." already asks for what "must be filled in" would).
+  const isLookupMessageFirst = isLocateFailed && (shownProblem === null || shownProblem === 'empty');
+  const message = isLookupMessageFirst
+    ? intl.formatMessage({ id: 'documents.sign.location.error-fetching' })
+    : shownProblem
+      ? intl.formatMessage({ id: LOCATION_MESSAGES[shownProblem] })
       : null;
   return (
     <Field

@@ -71,6 +71,14 @@ export class HeldRequests {
     return this.arrived.get(actor) ?? 0;
   }
 
+  /**
+   * Drops this actor's held requests: the machine left the state that invoked it for another reason, so
+   * the page stopped the actor and gave up on its request, which nobody answers any more.
+   */
+  forget(actor: string): void {
+    this.waiting.delete(actor);
+  }
+
   /** The oldest held request of this actor, waiting for the page to make it if it has not yet. */
   async next(actor: string): Promise<Route> {
     await expect
