@@ -100,6 +100,10 @@ const DOCUMENT_SCREEN_MODULES = [
   'src/app/compose-details.ts',
 ];
 const PDF_VIEWER_MODULES = ['src/pdf/pdf-engine.ts'];
+// The list (routes.tsx DocumentList) and the sign screen (route-modules.ts loadSignScreen): with the
+// document screen, what cold links open most.
+const LIST_SCREEN_MODULES = ['src/views/documents/document-list.tsx'];
+const SIGN_SCREEN_MODULES = ['src/views/sign/sign-screen.tsx', 'src/app/compose-signing.ts'];
 
 type BundleChunk = {
   type: 'chunk';
@@ -176,6 +180,8 @@ function earlyStart(): Plugin {
         const screen = chunkFilesFor(bundle, DOCUMENT_SCREEN_MODULES);
         const viewer = chunkFilesFor(bundle, PDF_VIEWER_MODULES).filter((file) => !screen.includes(file));
         const darkTheme = chunkFilesFor(bundle, ['src/services/dark-theme.ts']);
+        const list = chunkFilesFor(bundle, LIST_SCREEN_MODULES);
+        const sign = chunkFilesFor(bundle, SIGN_SCREEN_MODULES);
         const catalogs = (['en', 'es', 'fr'] as const).map(
           (locale) => `${locale}=${chunkFilesFor(bundle, [`src/i18n/${locale}.json`]).join(',')}`,
         );
@@ -187,6 +193,8 @@ function earlyStart(): Plugin {
           meta('paraph-pdf-chunks', viewer.join(' ')),
           meta('paraph-catalogs', catalogs.join(' ')),
           meta('paraph-dark-theme', darkTheme.join(' ')),
+          meta('paraph-list-chunks', list.join(' ')),
+          meta('paraph-sign-chunks', sign.join(' ')),
           // Not async: it paints the page's theme before the first paint (no light flash on a dark page).
           // Tiny and cached for good; the CSS it runs beside blocks the first paint anyway.
           { tag: 'script', attrs: { src: `${BASE}${script.fileName}` }, injectTo: 'head-prepend' },

@@ -10,7 +10,8 @@ interface ImportMetaEnv {
 // window until the app takes each piece (src/services/early-start.ts).
 interface Window {
   __paraphEarly?: {
-    documentId: string;
+    /** The document a document link opens; null on any other signed-in page (only the profile starts). */
+    documentId: string | null;
     profile: Promise<Response> | null;
     document: Promise<Response> | null;
     pdfWorker: Worker | null;

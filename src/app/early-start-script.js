@@ -4,8 +4,9 @@
 // and compile before the PDF can even be requested) only once the app's own code has compiled, and for
 // the document screen's code and pdfjs only once the bundle has run. Started here, they run beside it;
 // the app takes the answers and the worker over once (src/services/early-start.ts), and its dynamic
-// imports find the code already fetched and compiled (modulepreload). Anywhere but a document route
-// nothing starts. The token goes only into an Authorization header, as the app sends it.
+// imports find the code already fetched and compiled (modulepreload). Any other signed-in page gets its
+// profile asked for, and the list's or the sign screen's code preloaded. The token goes only into an
+// Authorization header, as the app sends it.
 // Keep the literals equal to the app's (tests/views/early-start.test.tsx checks them): the access-token
 // key, the document routes, the breakpoints of src/views/use-media-query.ts and the theme's key, values
 // and backgrounds (src/services/theme.ts).
@@ -135,24 +136,37 @@
   } catch {
     // The app loads its catalog itself.
   }
+  // Every signed-in screen waits for the profile, then for its own code (src/app/preload.ts asks for the
+  // same once the bundle has run): the list and the sign screen, the two a cold link opens most, have
+  // their code named in the page.
+  function preloadScreen(path) {
+    if (/^\/app\/sign\/[^/]+(\/signature(-preview)?)?\/?$/.test(path)) preloadModules('paraph-sign-chunks');
+    else if (/^\/app\/(documents(\/[^/]+)?)?\/?$/.test(path)) preloadModules('paraph-list-chunks');
+  }
   try {
-    var match = /^\/app\/document\/(?:view\/|details\/)?([^/]+)\/?$/.exec(window.location.pathname);
-    if (!match) return;
-    var documentId = decodeURIComponent(match[1]);
+    var path = window.location.pathname;
+    // The login and the token exchange show no signed-in screen (src/app/preload.ts isPublicPath).
+    if (!/^\/app\//.test(path) || /^\/app\/(login|auth)(\/|$)/.test(path)) return;
     var token = window.localStorage.getItem('access_token');
     if (!token) return;
+    var match = /^\/app\/document\/(?:view\/|details\/)?([^/]+)\/?$/.exec(path);
+    var documentId = match ? decodeURIComponent(match[1]) : null;
     var init = { headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' } };
     var early = {
       documentId: documentId,
       profile: window.fetch('/api/profiles', init),
-      document: window.fetch('/api/documents/' + encodeURIComponent(documentId), init),
+      document: match ? window.fetch('/api/documents/' + encodeURIComponent(documentId), init) : null,
       pdfWorker: null,
       pdf: null,
     };
     // Unhandled rejections stay quiet: the app reads these answers, and their failures, itself.
     early.profile.catch(function () {});
-    early.document.catch(function () {});
+    if (early.document) early.document.catch(function () {});
     window.__paraphEarly = early;
+    if (!match) {
+      preloadScreen(path);
+      return;
+    }
     preloadModules('paraph-document-chunks');
     var meta = document.querySelector('meta[name="paraph-pdf-worker"]');
     if (!meta || typeof Worker === 'undefined' || typeof window.matchMedia !== 'function') return;

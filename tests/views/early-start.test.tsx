@@ -46,6 +46,8 @@ const PAGE_HINTS: Record<string, string> = {
   'paraph-pdf-chunks': '/app/assets/pdf-engine-3.js /app/assets/pdfjs-4.js',
   'paraph-catalogs': 'en=/app/assets/en-5.js es=/app/assets/es-6.js fr=/app/assets/fr-7.js',
   'paraph-dark-theme': '/app/assets/dark-theme-8.js',
+  'paraph-list-chunks': '/app/assets/document-list-9.js',
+  'paraph-sign-chunks': '/app/assets/sign-screen-10.js /app/assets/compose-signing-11.js',
 };
 
 function runScript(path: string, { token = 'secret-token' as string | null, meta = true } = {}) {
@@ -142,8 +144,49 @@ describe('src/app/early-start-script.js', () => {
       const expected = documentIdOfPath(path);
       // Read through a function: TypeScript would keep the `delete` above's narrowing otherwise.
       expect(earlyDocumentId(), path).toBe(expected);
-      expect(fetchCalls.length, path).toBe(expected === null ? 0 : 2);
+      // Any signed-in page under /app/ asks for the profile; a document link for its document too.
+      const isAppPage = path.startsWith('/app/');
+      expect(fetchCalls.length, path).toBe(expected !== null ? 2 : isAppPage ? 1 : 0);
     }
+  });
+
+  it("asks for the profile on every signed-in page, and preloads the list's or the sign screen's code", async () => {
+    const cases: [string, string[]][] = [
+      ['/app/', ['/app/assets/document-list-9.js']],
+      ['/app/documents', ['/app/assets/document-list-9.js']],
+      ['/app/documents/to-do', ['/app/assets/document-list-9.js']],
+      ['/app/sign/abc', ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js']],
+      ['/app/sign/abc/signature', ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js']],
+      ['/app/settings', []],
+    ];
+    for (const [path, screen] of cases) {
+      delete window.__paraphEarly;
+      fetchCalls = [];
+      runScript(path);
+      expect(
+        fetchCalls.map((call) => call.url),
+        path,
+      ).toEqual(['/api/profiles']);
+      expect(preloaded('modulepreload'), path).toEqual(['/app/assets/en-5.js', ...screen]);
+      expect(earlyDocumentId(), path).toBeNull();
+    }
+    // The session's first profile load takes the answer, once; no document is handed over.
+    expect(takeEarlyDocument('abc')).toBeNull();
+    await expect(takeEarlyProfile()).resolves.toBeInstanceOf(Response);
+    expect(takeEarlyProfile()).toBeNull();
+
+    // Not on the login or the token exchange, and not without a token.
+    for (const path of ['/app/login', '/app/auth', '/app/auth/callback']) {
+      delete window.__paraphEarly;
+      fetchCalls = [];
+      runScript(path);
+      expect(fetchCalls, path).toEqual([]);
+      expect(preloaded('modulepreload'), path).toEqual(['/app/assets/en-5.js']);
+    }
+    fetchCalls = [];
+    runScript('/app/documents', { token: null });
+    expect(fetchCalls).toEqual([]);
+    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js']);
   });
 
   it('starts nothing without a token, and no worker on phones, touch screens or without the page hint', () => {
@@ -183,7 +226,7 @@ describe('src/app/early-start-script.js', () => {
     runScript('/app/document/abc');
     expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js', ...screen]);
 
-    runScript('/app/documents');
+    runScript('/app/settings');
     expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js']);
   });
 
