@@ -59,10 +59,14 @@ export type ListSort = { column: SortColumn; direction: SortDirection };
 
 // What the list and the document page show: the contract's attributes less those no view reads yet. The API
 // sends '' for a creator without a name; null is accepted too, and both are shown by the e-mail address.
+// `fileSize` is optional here only so that samples may leave it out; the views fall back to `humanFilesize`.
 export type DocumentAttributes = Omit<
   ContractDocumentAttributes,
   'updatedAt' | 'fileSize' | 'pageCount' | 'autodeletionToogle' | 'smartCardType' | 'creatorFullName'
-> & { creatorFullName: ContractDocumentAttributes['creatorFullName'] | null };
+> & {
+  creatorFullName: ContractDocumentAttributes['creatorFullName'] | null;
+  fileSize?: ContractDocumentAttributes['fileSize'];
+};
 
 /** A document as the API sends it (JSON:API resource). */
 export type DocumentResource = Omit<Schemas['Document'], 'attributes'> & { attributes: DocumentAttributes };

@@ -50,3 +50,26 @@ export function formatReleaseDate(intl: IntlShape, isoDate: string): string {
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('month')} ${part('day')} ${part('year')}`;
 }
+
+const SIZE_UNITS = ['kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/**
+ * A file size in the user's language ("2 kB", "2 ko", "1,2 Mo"), with the server's steps (1024, one
+ * decimal under 10): the API's `humanFilesize` is English only. Without the byte count (an older server)
+ * its text is shown as it is.
+ */
+export function formatFileSize(intl: IntlShape, bytes: number | undefined, fallback: string): string {
+  if (bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return fallback;
+  // Under 1 KB too in kilobytes ("0.5 kB"): Intl's short byte unit reads "512 byte" in English.
+  let value = Math.max(bytes / 1024, 0.1);
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return intl.formatNumber(value, {
+    style: 'unit',
+    unit: SIZE_UNITS[unit] ?? 'gigabyte',
+    maximumFractionDigits: value >= 10 ? 0 : 1,
+  });
+}

@@ -43,6 +43,16 @@ function detailsWith(
 }
 
 describe('details panel', () => {
+  it("shows the size from the byte count in the interface's format, not the API's English text", async () => {
+    const { logic } = detailsWith({
+      d1: sampleDocument('d1', { fileSize: 1.5 * 1024 * 1024, humanFilesize: 'the server text' }),
+    });
+    renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
+    const panel = await screen.findByRole('complementary', { name: 'Document details' });
+    expect(await within(panel).findByText(/^1\.5\sMB$/)).toBeTruthy();
+    expect(within(panel).queryByText('the server text')).toBeNull();
+  });
+
   it('shows the document, its participants with their states, the open button and the preview', async () => {
     const { logic } = detailsWith({ d1: FLOW });
     renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);

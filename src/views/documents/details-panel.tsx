@@ -33,7 +33,7 @@ import { ModalContext } from '../../app/modal-context';
 import { onListRefresh } from '../../services/list-events';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
-import { formatDateTime, truncateName } from '../format';
+import { formatDateTime, formatFileSize, truncateName } from '../format';
 import { AuditTrailButton } from './audit-trail-button';
 import { useOwnerText, useStatusText } from './document-text';
 import { requestAction } from './row-actions';
@@ -279,7 +279,10 @@ function OneDocument({ details, variant }: { details: DetailsActor; variant: Det
   const rows: [string, string][] = [
     [intl.formatMessage({ id: 'document.details.name' }), truncateName(attributes.originalFilename)],
     [intl.formatMessage({ id: 'document.details.owner' }), ownerText(attributes)],
-    [intl.formatMessage({ id: 'document.details.size' }), attributes.humanFilesize],
+    [
+      intl.formatMessage({ id: 'document.details.size' }),
+      formatFileSize(intl, attributes.fileSize, attributes.humanFilesize),
+    ],
     [intl.formatMessage({ id: 'document.details.status' }), statusText(attributes)],
     [intl.formatMessage({ id: 'document.details.uploaded' }), formatDateTime(intl, attributes.createdAt)],
   ];

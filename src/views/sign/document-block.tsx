@@ -3,7 +3,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';
 import type { DocumentResource } from '../../../machines/types';
-import { formatDateTime, truncateName } from '../format';
+import { formatDateTime, formatFileSize, truncateName } from '../format';
 
 const useStyles = makeStyles({
   list: {
@@ -30,7 +30,10 @@ export function DocumentBlock({ document }: { document: DocumentResource }) {
       value: <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>,
     },
     { term: 'documents.sign.document.uploaded', value: formatDateTime(intl, attributes.createdAt) },
-    { term: 'documents.sign.document.size', value: attributes.humanFilesize },
+    {
+      term: 'documents.sign.document.size',
+      value: formatFileSize(intl, attributes.fileSize, attributes.humanFilesize),
+    },
     {
       term: 'documents.sign.document.owner',
       value: attributes.isOwner
