@@ -18,7 +18,13 @@ export default defineConfig({
   outputDir: 'test-results/e2e-artifacts',
   globalSetup: './tests/e2e/global-setup.ts',
   globalTeardown: './tests/e2e/global-teardown.ts',
-  workers: 1,
+  // Two at once: the journeys one after the other on the shared server, and beside them QA's replayed
+  // paths, one after the other on a server of their own (tests/e2e/model-paths/private-server.ts).
+  workers: 2,
+  projects: [
+    { name: 'journeys', testIgnore: 'model-paths/**', workers: 1 },
+    { name: 'model-paths', testMatch: 'model-paths/**/*.spec.ts', workers: 1 },
+  ],
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },

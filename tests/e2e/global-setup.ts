@@ -13,7 +13,7 @@ export const GEOCODED_CITY = 'Utrecht';
 // A reverse-geocoding service of our own, answering like Nominatim (`address.city`), so the sign screen's
 // locate-me button runs its real request from the browser without reaching the internet. It lives as long
 // as the runner process.
-async function startGeocoder(): Promise<string> {
+export async function startGeocoder(): Promise<string> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://geocoder.invalid');
     const known = url.pathname === '/reverse' && url.searchParams.get('lat') !== null;
@@ -29,14 +29,14 @@ async function startGeocoder(): Promise<string> {
   return `http://127.0.0.1:${port}/reverse?format=json&lat={lat}&lon={lon}`;
 }
 
-export default async function globalSetup(): Promise<void> {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) {
-    throw new Error(`Chromium is missing at ${chromium}: install it with "apt-get install -y chromium".`);
-  }
-  if (!existsSync('dist/index.html')) {
-    throw new Error('The app is not built: run "npm run build" first (npm test does it).');
-  }
+export type E2eServer = { url: string; pid: number; dataDir: string };
+
+/**
+ * The real server on a free port with a fresh data folder (the demo accounts and documents) and a
+ * geocoder stand-in: the journeys share one (the global setup below); QA's replayed paths start their own
+ * (tests/e2e/model-paths/private-server.ts), so they run beside the journeys without touching their data.
+ */
+export async function startE2eServer(): Promise<E2eServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
   const geocoderUrl = await startGeocoder();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -70,8 +70,21 @@ export default async function globalSetup(): Promise<void> {
   // Keep draining so the server never blocks on a full pipe.
   child.stdout.resume();
   child.stderr.resume();
+  if (child.pid === undefined) throw new Error('the server has no pid');
+  return { url, pid: child.pid, dataDir };
+}
+
+export default async function globalSetup(): Promise<void> {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    throw new Error(`Chromium is missing at ${chromium}: install it with "apt-get install -y chromium".`);
+  }
+  if (!existsSync('dist/index.html') && !process.env.PARAPH_APP_DIR) {
+    throw new Error('The app is not built: run "npm run build" first (npm test does it).');
+  }
+  const { url, pid, dataDir } = await startE2eServer();
   process.env.PARAPH_URL = url;
   process.env.PARAPH_E2E_DATA_DIR = dataDir;
   mkdirSync(path.dirname(STATE_FILE), { recursive: true });
-  writeFileSync(STATE_FILE, JSON.stringify({ pid: child.pid, dataDir }));
+  writeFileSync(STATE_FILE, JSON.stringify({ pid, dataDir }));
 }

@@ -22,15 +22,15 @@ import {
   type PathEvent,
   type PathStep,
 } from './replay.ts';
+import { startPrivateServerForFile } from './private-server.ts';
 
 const SIGNING = loadPaths('signing');
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 type Account = { email: string; storageState: StorageState; token: string };
 
-// Erin signs: the other journeys only look her documents up by name. Frank's plan has this month's
-// signatures used up, so his confirmation really fails; nothing else of his is counted by another spec.
-// Each owns the sign flows the other signs in.
+// Erin signs (on this spec's own server: private-server.ts). Frank's plan has this month's signatures used
+// up, so his confirmation really fails. Each owns the sign flows the other signs in.
 const SIGNER = 'erin@paraph.test';
 const LIMITED_SIGNER = 'frank@paraph.test';
 const accounts = new Map<string, Account>();
@@ -552,6 +552,8 @@ function tokenOf(storageState: StorageState): string {
   if (!token) throw new Error('no access token after sign-in');
   return token;
 }
+
+startPrivateServerForFile();
 
 test.beforeAll(async ({ browser }) => {
   for (const email of [SIGNER, LIMITED_SIGNER]) {

@@ -18,6 +18,7 @@ import {
   type PathEvent,
   type PathStep,
 } from './replay.ts';
+import { startPrivateServerForFile } from './private-server.ts';
 
 const UPLOAD = loadPaths('upload');
 const ACCOUNT = 'carol@paraph.test';
@@ -325,6 +326,8 @@ async function signedInPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ storageState, baseURL: process.env.PARAPH_URL });
   return context.newPage();
 }
+
+startPrivateServerForFile();
 
 test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
