@@ -141,6 +141,24 @@ describe('sign screen: the form', () => {
 });
 
 describe('sign screen: loading', () => {
+  it('shows the heading and the wait while the document and the cards load', async () => {
+    let finish: (data: ReturnType<typeof sampleOwnSigning>) => void = () => undefined;
+    renderSignScreen({
+      load: () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
+    });
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Sign the document' });
+    expect(screen.getByRole('status').textContent).toBe('Loading the document and your smart cards…');
+    finish(sampleOwnSigning());
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(screen.queryByText('Loading the document and your smart cards…')).toBeNull();
+    // One heading, in the same place before and after.
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(heading.textContent).toBe('Sign the document');
+  });
+
   it('says the document or the cards could not be loaded, and tries again', async () => {
     let attempts = 0;
     const { user } = renderSignScreen({

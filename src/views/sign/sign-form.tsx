@@ -277,8 +277,15 @@ export function SignForm({ signing, documentId }: { signing: SigningActor; docum
   const isEditing = useSelector(signing, (snapshot) => snapshot.matches('editing'));
   const title = <Title2 as="h1">{intl.formatMessage({ id: 'documents.sign.title' })}</Title2>;
 
+  // The heading is there from the first paint, so the screen says what it is while it loads and does not
+  // move when the form arrives.
   if (phase === 'loading') {
-    return <Busy label={intl.formatMessage({ id: 'documents.sign.loading' })} />;
+    return (
+      <div className={styles.form}>
+        {title}
+        <Busy label={intl.formatMessage({ id: 'documents.sign.loading' })} />
+      </div>
+    );
   }
   const { document } = context;
   if (phase === 'loadFailed' || document === null) {
