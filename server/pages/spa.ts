@@ -64,11 +64,13 @@ function compressedAsset(file: string, encoding: Encoding): Promise<Buffer> {
   return compressed;
 }
 
-async function isFile(file: string): Promise<boolean> {
+/** The size of a regular file, or null when there is none. */
+async function fileSize(file: string): Promise<number | null> {
   try {
-    return (await fs.stat(file)).isFile();
+    const info = await fs.stat(file);
+    return info.isFile() ? info.size : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -104,7 +106,7 @@ export async function registerSpa(
   app.get('/app', async (_req, reply) => reply.redirect('/app/', 302));
 
   app.get('/app/*', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!(await isFile(path.join(root, 'index.html')))) {
+    if ((await fileSize(path.join(root, 'index.html'))) === null) {
       return reply
         .status(503)
         .header('cache-control', 'no-store')
@@ -115,7 +117,9 @@ export async function registerSpa(
     const resolved = path.resolve(root, wanted);
     const insideRoot = resolved.startsWith(root + path.sep);
     const isDotPath = wanted.split('/').some((segment) => segment.startsWith('.'));
-    if (wanted !== '' && wanted !== 'index.html' && insideRoot && !isDotPath && (await isFile(resolved))) {
+    const isAssetPath = wanted !== '' && wanted !== 'index.html' && insideRoot && !isDotPath;
+    const size = isAssetPath ? await fileSize(resolved) : null;
+    if (size !== null) {
       const relative = path.relative(root, resolved);
       const isHashedAsset = relative.startsWith(`assets${path.sep}`);
       reply.header('cache-control', isHashedAsset ? LONG_CACHE : SHORT_CACHE);
@@ -123,7 +127,7 @@ export async function registerSpa(
       const encoding = pickEncoding(req.headers['accept-encoding']);
       if (isHashedAsset && contentType) {
         reply.header('vary', 'accept-encoding');
-        if (encoding && (await fs.stat(resolved)).size >= MIN_COMPRESSED_BYTES) {
+        if (encoding && size >= MIN_COMPRESSED_BYTES) {
           const body = await compressedAsset(resolved, encoding);
           return reply.header('content-encoding', encoding).type(contentType).send(body);
         }

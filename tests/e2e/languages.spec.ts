@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { accessToken, baseUrl, signIn, uploadViaApi } from './support.ts';
+import { accessToken, baseUrl, documentNamed, signIn, uploadViaApi } from './support.ts';
 
 const LANGUAGES = ['en', 'es', 'fr'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -43,20 +43,6 @@ const englishText = new Map<string, string>();
 
 test.describe.configure({ mode: 'serial' });
 
-async function documentId(page: Page, name: string): Promise<string> {
-  const token = await accessToken(page);
-  const response = await page.request.get(
-    `${baseUrl()}/api/documents/active?search=${encodeURIComponent(name)}`,
-    { headers: { Authorization: `Bearer ${token ?? ''}` } },
-  );
-  const list = (await response.json()) as {
-    data: { id: string; attributes: { originalFilename: string } }[];
-  };
-  const found = list.data.find((document) => document.attributes.originalFilename.startsWith(name));
-  if (!found) throw new Error(`bob has no document named ${name}`);
-  return found.id;
-}
-
 /** Bob signs in once (in English, as support's signIn reads the English labels) and owns a fresh upload. */
 async function signedInBob(browser: Browser): Promise<Setup> {
   if (setup) return setup;
@@ -66,7 +52,7 @@ async function signedInBob(browser: Browser): Promise<Setup> {
   const token = await accessToken(page);
   if (!token) throw new Error('no access token after signing in');
   const uploadedId = await uploadViaApi(page, token, UPLOADED_NAME, await makePdf({ pages: 2 }));
-  const demoId = await documentId(page, DEMO_DOCUMENT);
+  const demoId = await documentNamed(page, DEMO_DOCUMENT);
   setup = { storage: await context.storageState(), uploadedId, demoId };
   await context.close();
   return setup;

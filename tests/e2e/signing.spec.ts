@@ -8,28 +8,22 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { GEOCODED_CITY } from './global-setup.ts';
-import { accessToken, baseUrl, personIn, signIn, snap, submitSignInForm, uploadViaApi } from './support.ts';
+import {
+  accessToken,
+  baseUrl,
+  documentNamed,
+  personIn,
+  signIn,
+  snap,
+  submitSignInForm,
+  uploadViaApi,
+} from './support.ts';
 
 const OUT_DIR = 'test-results/signing';
 // Where the faked position is; the geocoder stand-in names it GEOCODED_CITY.
 const POSITION = { latitude: 52.0907, longitude: 5.1214 };
 const BOB_BOX = { page: 1, top: 0.2, left: 0.1 };
 const ADA_BOX = { page: 2, top: 0.55, left: 0.6 };
-
-/** The id of the caller's document with this name, from their active list. */
-async function documentNamed(page: Page, name: string): Promise<string> {
-  const token = await accessToken(page);
-  const response = await page.request.get(
-    `${baseUrl()}/api/documents/active?search=${encodeURIComponent(name)}`,
-    { headers: { Authorization: `Bearer ${token ?? ''}` } },
-  );
-  const list = (await response.json()) as {
-    data: { id: string; attributes: { originalFilename: string } }[];
-  };
-  const found = list.data.find((document) => document.attributes.originalFilename.startsWith(name));
-  if (!found) throw new Error(`no document named ${name}`);
-  return found.id;
-}
 
 /** A person at their desk who lets the app know where they are. */
 async function personAt(browser: Browser, email: string): Promise<Page> {

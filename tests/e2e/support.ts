@@ -31,7 +31,9 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
       ),
     }))
     .filter((violation) => violation.nodes.length > 0)
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
 }
 
 /**
@@ -110,6 +112,21 @@ export async function personIn(browser: Browser, email: string): Promise<Page> {
 
 export async function accessToken(page: Page): Promise<string | null> {
   return page.evaluate(() => window.localStorage.getItem('access_token'));
+}
+
+/** The id of the signed-in person's document whose name starts with `name`, from their active list. */
+export async function documentNamed(page: Page, name: string): Promise<string> {
+  const token = await accessToken(page);
+  const response = await page.request.get(
+    `${baseUrl()}/api/documents/active?search=${encodeURIComponent(name)}`,
+    { headers: { Authorization: `Bearer ${token ?? ''}` } },
+  );
+  const list = (await response.json()) as {
+    data: { id: string; attributes: { originalFilename: string } }[];
+  };
+  const found = list.data.find((document) => document.attributes.originalFilename.startsWith(name));
+  if (!found) throw new Error(`no document named ${name}`);
+  return found.id;
 }
 
 type UploadTicket = { url: string; key: string; fields: Record<string, string> };
