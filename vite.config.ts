@@ -105,12 +105,28 @@ const PDF_VIEWER_MODULES = ['src/pdf/pdf-engine.ts'];
 const LIST_SCREEN_MODULES = ['src/views/documents/document-list.tsx'];
 const SIGN_SCREEN_MODULES = ['src/views/sign/sign-screen.tsx', 'src/app/compose-signing.ts'];
 
+/**
+ * One chunk for each screen a cold link opens most, holding the screen and all it imports beyond the
+ * start chunk, instead of the twenty to thirty chunks of a few KB that automatic splitting made of them
+ * (one per set of screens sharing a module). Over HTTP/1.1 a browser fetches six files at a time, so
+ * those came in waves of round trips. In this order, each chunk holds what the ones before it do not:
+ * the list's chunk holds the Fluent components most screens share, the document screen's what it adds,
+ * and the sign screen's what it adds to both. A later screen loads the earlier chunks (the sign screen
+ * about 12 KB gzipped of the document screen's code it does not run); bench/bundle reports the sizes.
+ */
+const SCREEN_CHUNKS: { name: string; modules: string[] }[] = [
+  { name: 'list-screen', modules: LIST_SCREEN_MODULES },
+  { name: 'document-screen', modules: DOCUMENT_SCREEN_MODULES },
+  { name: 'sign-screen', modules: SIGN_SCREEN_MODULES },
+];
+
 type BundleChunk = {
   type: 'chunk';
   fileName: string;
   facadeModuleId?: string | null;
   imports: string[];
   isEntry: boolean;
+  moduleIds: string[];
 };
 
 function chunksOf(bundle: Record<string, unknown>): BundleChunk[] {
@@ -138,7 +154,12 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
   };
   const loadedByThePage = reach(chunks.filter((chunk) => chunk.isEntry));
   const facades = modules.map((module) => {
-    const facade = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/${module}`));
+    const isModule = (id: string | null | undefined) =>
+      id?.replaceAll('\\', '/').endsWith(`/${module}`) === true;
+    // A screen's module is its chunk's facade, or one module of a screen chunk (SCREEN_CHUNKS).
+    const facade =
+      chunks.find((chunk) => isModule(chunk.facadeModuleId)) ??
+      chunks.find((chunk) => chunk.moduleIds.some(isModule));
     if (facade === undefined) throw new Error(`paraph:early-start: no chunk for ${module}`);
     return facade;
   });
@@ -153,10 +174,10 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
  * them into the page for that script to read.
  */
 function earlyStart(): Plugin {
+  let script = '';
   return {
     name: 'paraph:early-start',
     apply: 'build',
-    // Loaded by every page before the bundle: shipped minified, under a hashed name (cached for good).
     async buildStart() {
       const file = 'src/app/early-start-script.js';
       this.addWatchFile(file);
@@ -165,7 +186,8 @@ function earlyStart(): Plugin {
         mangle: true,
       });
       if (minified.errors.length > 0) throw new Error(`paraph:early-start: ${minified.errors[0]?.message}`);
-      this.emitFile({ type: 'asset', name: 'early-start.js', source: minified.code });
+      if (/<\/script|<!--/i.test(minified.code)) throw new Error('paraph:early-start: cannot be inlined');
+      script = minified.code;
     },
     transformIndexHtml: {
       order: 'post',
@@ -173,10 +195,6 @@ function earlyStart(): Plugin {
         const bundle = context.bundle ?? {};
         const worker = Object.keys(bundle).find((file) => /(^|\/)pdf\.worker\.min-[^/]+\.mjs$/.test(file));
         if (worker === undefined) throw new Error('paraph:early-start: no pdfjs worker in the bundle');
-        const script = Object.values(bundle).find(
-          (output) => output.type === 'asset' && output.names.includes('early-start.js'),
-        );
-        if (script === undefined) throw new Error('paraph:early-start: no script emitted');
         const screen = chunkFilesFor(bundle, DOCUMENT_SCREEN_MODULES);
         const viewer = chunkFilesFor(bundle, PDF_VIEWER_MODULES).filter((file) => !screen.includes(file));
         const darkTheme = chunkFilesFor(bundle, ['src/services/dark-theme.ts']);
@@ -185,9 +203,17 @@ function earlyStart(): Plugin {
         const catalogs = (['en', 'es', 'fr'] as const).map(
           (locale) => `${locale}=${chunkFilesFor(bundle, [`src/i18n/${locale}.json`]).join(',')}`,
         );
-        const meta = (name: string, content: string) =>
-          ({ tag: 'meta', attrs: { name, content }, injectTo: 'head-prepend' }) as const;
-        return [
+        const meta = (name: string, content: string) => `<meta name="${name}" content="${content}">`;
+        // The page's own style sheet (global.css, under 1 KB) goes into the page: as a file it cost the first
+        // paint a round trip of its own.
+        const styleSheet = /<link rel="stylesheet"[^>]*href="\/app\/(assets\/[^"]+\.css)"[^>]*>/.exec(html);
+        const css = styleSheet ? bundle[styleSheet[1] ?? ''] : undefined;
+        if (styleSheet === null || css?.type !== 'asset')
+          throw new Error('paraph:early-start: no style sheet');
+        const cssText = String(css.source);
+        if (/<\/style/i.test(cssText))
+          throw new Error('paraph:early-start: the style sheet cannot be inlined');
+        const block = [
           meta('paraph-pdf-worker', `${BASE}${worker}`),
           meta('paraph-document-chunks', screen.join(' ')),
           meta('paraph-pdf-chunks', viewer.join(' ')),
@@ -195,10 +221,17 @@ function earlyStart(): Plugin {
           meta('paraph-dark-theme', darkTheme.join(' ')),
           meta('paraph-list-chunks', list.join(' ')),
           meta('paraph-sign-chunks', sign.join(' ')),
-          // Not async: it paints the page's theme before the first paint (no light flash on a dark page).
-          // Tiny and cached for good; the CSS it runs beside blocks the first paint anyway.
-          { tag: 'script', attrs: { src: `${BASE}${script.fileName}` }, injectTo: 'head-prepend' },
-        ];
+          `<style>${cssText.trim()}</style>`,
+          // In the page, not a file of its own: a blocking script file cost the first paint a round trip.
+          // It must run before the first paint (it paints the page's theme: no light flash on a dark page).
+          // The server allows it by its hash in the page's Content-Security-Policy (server/pages/spa.ts).
+          `<script>${script}</script>`,
+        ].join('\n    ');
+        // After the title, so that the charset stays within the first 1024 bytes; before the bundle's
+        // script, so that its reads start before the bundle is even parsed.
+        return html
+          .replace(styleSheet[0], '')
+          .replace(/<script type="module"/, (tag) => `${block}\n    ${tag}`);
       },
     },
   };
@@ -275,6 +308,12 @@ export default defineConfig(({ command, mode }) => ({
           groups: [
             ...LAZY_VENDOR_CHUNKS.map((chunk) => ({ name: chunk.name, test: chunk.test })),
             { name: 'start', tags: ['$initial'] },
+            // The screen's own modules are captured, and with them (includeDependenciesRecursively) all they import.
+            ...SCREEN_CHUNKS.map((chunk) => ({
+              name: chunk.name,
+              test: (id: string) =>
+                chunk.modules.some((module) => id.replaceAll('\\', '/').endsWith(`/${module}`)),
+            })),
           ],
         },
       },

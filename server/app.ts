@@ -32,7 +32,7 @@ import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import { contentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDevOutbox } from './pages/dev-outbox.ts';
 import { registerIdpPages } from './pages/idp.ts';
 import { registerSignInPages } from './pages/sign-in.ts';
@@ -179,6 +179,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       geocoderUrl: config.geocoderUrl,
       supportEmailUk: config.supportEmailUk,
       supportEmailNl: config.supportEmailNl,
+      contentSecurityPolicy: (scriptHashes) => contentSecurityPolicy(config, scriptHashes),
     });
 
     app.addHook('onClose', async () => {

@@ -17,12 +17,13 @@ export function storageOrigins(config: Config): string[] {
   return [`https://${s3.bucket}.s3.${s3.region}.amazonaws.com`, `https://s3.${s3.region}.amazonaws.com`];
 }
 
-export function contentSecurityPolicy(config: Config): string {
+// `scriptHashes`: the inline scripts of the page being answered ('sha256-…'), the only ones allowed to run.
+export function contentSecurityPolicy(config: Config, scriptHashes: readonly string[] = []): string {
   const extra = storageOrigins(config);
   const withStorage = (sources: string[]): string => [...sources, ...extra].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes.map((hash) => `'${hash}'`)].join(' '),
     // Fluent UI's Griffel inserts style rules at runtime.
     "style-src 'self' 'unsafe-inline'",
     `img-src ${withStorage(["'self'", 'data:', 'blob:'])}`,
@@ -41,7 +42,8 @@ export function contentSecurityPolicy(config: Config): string {
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const csp = contentSecurityPolicy(config);
   app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('content-security-policy', csp);
+    // The app's page sets its own, which also allows its inline start-up script (server/pages/spa.ts).
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');

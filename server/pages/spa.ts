@@ -1,5 +1,6 @@
 // Serves the built app under /app/: hashed assets with a long cache (compressed when the browser takes it),
 // and index.html (never cached) for every other path so the app's router can take over.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -80,7 +81,22 @@ export type SpaSettings = {
   // The sidebar's support addresses (src/services/help.ts picks one by the profile's country).
   supportEmailUk: string;
   supportEmailNl: string;
+  // The Content-Security-Policy that lets the page's own inline scripts run, given their hashes.
+  contentSecurityPolicy: (scriptHashes: readonly string[]) => string;
 };
+
+/**
+ * The CSP hashes ('sha256-<base64>') of the page's inline scripts: the start-up script the build puts in
+ * the page (vite.config.ts, earlyStart). Only the page's own file is read, never anything a request sent.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) =>
+      `sha256-${createHash('sha256')
+        .update(body ?? '', 'utf8')
+        .digest('base64')}`,
+  );
+}
 
 // The page with the server's run-time settings in meta tags, right after <head>.
 function withSettings(html: string, settings: SpaSettings): string {
@@ -136,6 +152,7 @@ export async function registerSpa(
     }
     reply.header('cache-control', 'no-store');
     const html = await fs.readFile(path.join(root, 'index.html'), 'utf8');
+    reply.header('content-security-policy', settings.contentSecurityPolicy(inlineScriptHashes(html)));
     return reply.type('text/html; charset=utf-8').send(withSettings(html, settings));
   });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -6,6 +7,7 @@ import { HANDLERS } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { apiOperations, loadContract } from '../../server/http/contract.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
+import { inlineScriptHashes } from '../../server/pages/spa.ts';
 import { bearer, buildTestApp, expectMatchesContract, makeFakeAppDir, type TestApp } from './helpers.ts';
 
 const SECURITY_HEADERS = {
@@ -163,6 +165,34 @@ describe('the platform: routing, errors, headers, the app and the log', () => {
 
     const escape = await t.app.inject({ url: '/app/..%2F..%2Fetc%2Fpasswd' });
     expect(escape.body).not.toContain('root:');
+  });
+
+  it("allows the page's own inline start-up script by its hash, and no other inline script anywhere", async () => {
+    const script = '(function(){document.documentElement.dataset.started="yes"})();';
+    await fs.writeFile(
+      path.join(appDir, 'index.html'),
+      `<!doctype html><html><head><title>Paraph</title><script>${script}</script><script type="module" src="/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>`,
+    );
+    const hash = createHash('sha256').update(script, 'utf8').digest('base64');
+    const scriptSources = (csp: unknown) =>
+      String(csp)
+        .split(';')
+        .map((directive) => directive.trim())
+        .find((directive) => directive.startsWith('script-src'));
+    for (const url of ['/app/', '/app/sign/abc']) {
+      const page = await t.app.inject({ url });
+      expect(page.body).toContain(`<script>${script}</script>`);
+      expect(scriptSources(page.headers['content-security-policy']), url).toBe(
+        `script-src 'self' 'sha256-${hash}'`,
+      );
+    }
+    for (const url of ['/app/assets/index-abc123.js', '/api/profiles', '/sign_in']) {
+      const other = await t.app.inject({ url });
+      expect(scriptSources(other.headers['content-security-policy']), url).toBe("script-src 'self'");
+    }
+    expect(inlineScriptHashes('<script>a</script><script type="module" src="/x.js"></script>')).toEqual([
+      `sha256-${createHash('sha256').update('a').digest('base64')}`,
+    ]);
   });
 
   it('sends a hashed text asset brotli- or gzip-compressed as the browser takes it, and the same bytes', async () => {
