@@ -10,10 +10,17 @@ interface ImportMetaEnv {
 // window until the app takes each piece (src/services/early-start.ts).
 interface Window {
   __paraphEarly?: {
-    /** The document a document link opens; null on any other signed-in page (only the profile starts). */
+    /**
+     * The document a document link or a sign link opens; null on any other signed-in page (only the
+     * profile starts).
+     */
     documentId: string | null;
     profile: Promise<Response> | null;
     document: Promise<Response> | null;
+    /** A sign link's GET /smart_cards. */
+    smartCards: Promise<Response> | null;
+    /** A sign link's GET /documents/{id}/sign_flow, started once the document says it is a sign flow; else null. */
+    signFlow: Promise<Response | null> | null;
     pdfWorker: Worker | null;
     /** The document's PDF, fetched while pdfjs's worker starts (only where the PDF is drawn). */
     pdf: { url: string; bytes: Promise<ArrayBuffer> } | null;

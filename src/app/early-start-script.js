@@ -2,7 +2,8 @@
 // paints the theme's background). A document link opened cold
 // would otherwise ask for the profile, the document and pdfjs's worker (about 1 MB of script to fetch
 // and compile before the PDF can even be requested) only once the app's own code has compiled, and for
-// the document screen's code and pdfjs only once the bundle has run. Started here, they run beside it;
+// the document screen's code and pdfjs only once the bundle has run. A sign link's document, smart cards and
+// sign flow likewise. Started here, they run beside it;
 // the app takes the answers and the worker over once (src/services/early-start.ts), and its dynamic
 // imports find the code already fetched and compiled (modulepreload). Any other signed-in page gets its
 // profile asked for, and the list's or the sign screen's code preloaded. The token goes only into an
@@ -150,12 +151,16 @@
     var token = window.localStorage.getItem('access_token');
     if (!token) return;
     var match = /^\/app\/document\/(?:view\/|details\/)?([^/]+)\/?$/.exec(path);
-    var documentId = match ? decodeURIComponent(match[1]) : null;
+    var signMatch = /^\/app\/sign\/([^/]+)(?:\/signature(?:-preview)?)?\/?$/.exec(path);
+    var documentId = match || signMatch ? decodeURIComponent((match || signMatch)[1]) : null;
     var init = { headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' } };
+    var documentPath = documentId === null ? null : '/api/documents/' + encodeURIComponent(documentId);
     var early = {
       documentId: documentId,
       profile: window.fetch('/api/profiles', init),
-      document: match ? window.fetch('/api/documents/' + encodeURIComponent(documentId), init) : null,
+      document: documentPath ? window.fetch(documentPath, init) : null,
+      smartCards: null,
+      signFlow: null,
       pdfWorker: null,
       pdf: null,
     };
@@ -163,6 +168,24 @@
     early.profile.catch(function () {});
     if (early.document) early.document.catch(function () {});
     window.__paraphEarly = early;
+    if (signMatch) {
+      // The sign screen's load (src/services/signing.ts loadSignScreen): the document and the smart cards
+      // side by side, then, in a sign flow, the flow's placements. Registered before the app's own read of
+      // the document, so that answer is cloned before the app reads its body.
+      early.smartCards = window.fetch('/api/smart_cards', init);
+      early.smartCards.catch(function () {});
+      early.signFlow = early.document
+        .then(function (response) {
+          return response.ok ? response.clone().json() : null;
+        })
+        .then(function (body) {
+          var isSignFlow = Boolean(
+            body && body.data && body.data.attributes && body.data.attributes.isSignFlow,
+          );
+          return isSignFlow ? window.fetch(documentPath + '/sign_flow', init) : null;
+        });
+      early.signFlow.catch(function () {});
+    }
     if (!match) {
       preloadScreen(path);
       return;

@@ -6,7 +6,9 @@ function early(): EarlyStart | null {
   return typeof window === 'undefined' ? null : (window.__paraphEarly ?? null);
 }
 
-function take<K extends 'profile' | 'document' | 'pdfWorker' | 'pdf'>(key: K): EarlyStart[K] | null {
+function take<K extends 'profile' | 'document' | 'smartCards' | 'signFlow' | 'pdfWorker' | 'pdf'>(
+  key: K,
+): EarlyStart[K] | null {
   const started = early();
   if (!started) return null;
   const value = started[key];
@@ -22,6 +24,19 @@ export function takeEarlyProfile(): Promise<Response> | null {
 /** The document's answer, if the early start asked for this very document and nobody took it yet. */
 export function takeEarlyDocument(documentId: string): Promise<Response> | null {
   return early()?.documentId === documentId ? take('document') : null;
+}
+
+/** The smart cards' answer, if the early start asked for them (a sign link) and nobody took it yet. */
+export function takeEarlySmartCards(): Promise<Response> | null {
+  return take('smartCards');
+}
+
+/**
+ * The sign flow's answer for this very document, if the early start asked for it; the promise gives null
+ * when it did not ask after all (not a sign flow, or the document's read failed).
+ */
+export function takeEarlySignFlow(documentId: string): Promise<Response | null> | null {
+  return early()?.documentId === documentId ? take('signFlow') : null;
 }
 
 /** pdfjs's worker, if the early start booted it. */

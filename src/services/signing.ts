@@ -14,6 +14,7 @@ import type { components } from '../../openapi/schema';
 import { api, unwrap } from '../api/client';
 import { ApiError, errorFromResponse, isAbort, networkError } from '../api/errors';
 import { readDocument } from './documents';
+import { takeEarlySignFlow, takeEarlySmartCards } from './early-start';
 
 type SignFlowResponse = components['schemas']['SignFlowResponse'];
 
@@ -53,13 +54,23 @@ export function assignedPlacementOf(flow: SignFlowResponse, emailAddress: string
 }
 
 export const loadSignScreen = fromPromise<SignScreenData, LoadSignScreenInput>(async ({ input, signal }) => {
+  // A sign link opened cold: src/app/early-start-script.js asked for these before the bundle arrived.
+  const earlyCards = takeEarlySmartCards();
+  const earlyFlow = takeEarlySignFlow(input.documentId);
   const [document, cards] = await Promise.all([
     readDocument(input.documentId),
-    unwrap(api.GET('/smart_cards', { signal })),
+    unwrap(api.GET('/smart_cards', { signal, ...(earlyCards ? { fetch: () => earlyCards } : {}) })),
   ]);
   const flow = document.attributes.isSignFlow
     ? await unwrap(
-        api.GET('/documents/{id}/sign_flow', { params: { path: { id: input.documentId } }, signal }),
+        api.GET('/documents/{id}/sign_flow', {
+          params: { path: { id: input.documentId } },
+          signal,
+          // The early answer when there is one; else (never asked, or failed early) the request as usual.
+          ...(earlyFlow
+            ? { fetch: async (request: Request) => (await earlyFlow.catch(() => null)) ?? fetch(request) }
+            : {}),
+        }),
       )
     : null;
   return {

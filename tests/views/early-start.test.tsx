@@ -134,9 +134,9 @@ describe('src/app/early-start-script.js', () => {
       '/app/document/view/abc',
       '/app/documents',
       '/app/document/details/abc/extra',
-      '/app/sign/abc',
       '/document/abc',
     ];
+    // A sign link also names its document: tests/views/sign-early-start.test.tsx.
     for (const path of paths) {
       delete window.__paraphEarly;
       fetchCalls = [];
@@ -151,24 +151,27 @@ describe('src/app/early-start-script.js', () => {
   });
 
   it("asks for the profile on every signed-in page, and preloads the list's or the sign screen's code", async () => {
-    const cases: [string, string[]][] = [
-      ['/app/', ['/app/assets/document-list-9.js']],
-      ['/app/documents', ['/app/assets/document-list-9.js']],
-      ['/app/documents/to-do', ['/app/assets/document-list-9.js']],
-      ['/app/sign/abc', ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js']],
-      ['/app/sign/abc/signature', ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js']],
-      ['/app/settings', []],
+    const signScreen = ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js'];
+    // A sign link also asks for what the sign screen loads (tests/views/sign-early-start.test.tsx).
+    const signReads = ['/api/documents/abc', '/api/smart_cards'];
+    const cases: [string, string[], string[]][] = [
+      ['/app/', ['/app/assets/document-list-9.js'], []],
+      ['/app/documents', ['/app/assets/document-list-9.js'], []],
+      ['/app/documents/to-do', ['/app/assets/document-list-9.js'], []],
+      ['/app/sign/abc', signScreen, signReads],
+      ['/app/sign/abc/signature', signScreen, signReads],
+      ['/app/settings', [], []],
     ];
-    for (const [path, screen] of cases) {
+    for (const [path, screen, reads] of cases) {
       delete window.__paraphEarly;
       fetchCalls = [];
       runScript(path);
       expect(
         fetchCalls.map((call) => call.url),
         path,
-      ).toEqual(['/api/profiles']);
+      ).toEqual(['/api/profiles', ...reads]);
       expect(preloaded('modulepreload'), path).toEqual(['/app/assets/en-5.js', ...screen]);
-      expect(earlyDocumentId(), path).toBeNull();
+      expect(earlyDocumentId(), path).toBe(reads.length > 0 ? 'abc' : null);
     }
     // The session's first profile load takes the answer, once; no document is handed over.
     expect(takeEarlyDocument('abc')).toBeNull();
