@@ -5,8 +5,7 @@
 // is escaped, and only links to this server's own pages are made clickable.
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../context.ts';
-import { escapeHtml } from './html.ts';
-import { PAGE_STYLE } from './sign-in.ts';
+import { escapeHtml, PAGE_STYLE } from './html.ts';
 
 const SHOWN = 100;
 // After escaping: this server's pages only (a path), never another site's address.

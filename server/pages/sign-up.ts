@@ -14,8 +14,7 @@ import { invitePath } from '../documents/sign-flow-notify.ts';
 import { issueDefaultSmartCard } from '../documents/signing-cards.ts';
 import { claimInvitations } from '../handlers/connection-requests.ts';
 import { isUniqueViolation } from '../handlers/connections.ts';
-import { escapeHtml } from './html.ts';
-import { PAGE_STYLE } from './sign-in.ts';
+import { escapeHtml, PAGE_STYLE } from './html.ts';
 
 export const FULL_NAME_MAX = 255;
 export const PASSWORD_MIN = 8;

@@ -11,7 +11,7 @@ import {
 } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { takeEarlyPdf } from '../services/early-start';
-import { takePdfWorker } from '../views/document/pdf-viewer-loader';
+import { takePdfWorker } from './pdf-worker';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
