@@ -59,6 +59,32 @@ describe('documents list', () => {
     expect(document.title).toBe('All documents · Paraph');
   });
 
+  it('breaks a date only after its comma: the date on one line, the time on the next', async () => {
+    const dated = {
+      ...OWN,
+      attributes: {
+        ...OWN.attributes,
+        createdAt: '2026-11-21T19:37:00Z',
+        autodeletionAt: '2027-11-21T19:37:00Z',
+      },
+    };
+    const page = samplePage([dated], 1, 1);
+    const { logic } = listWith(async () => ({ ...page, meta: { ...page.meta, showAutodeleteDate: true } }));
+    renderView(<DocumentList logic={logic} category="active" />);
+    await screen.findByRole('grid', { name: 'Documents' });
+    const row = rowOf('Lease agreement.pdf');
+    const dates = [...row.querySelectorAll('td')].filter((cell) =>
+      /\d{4}, \d{2}:\d{2}$/.test(cell.textContent ?? ''),
+    );
+    expect(dates).toHaveLength(2);
+    for (const cell of dates) {
+      const [date, time] = [...cell.querySelectorAll('span')];
+      expect(date?.textContent).toMatch(/^[A-Z][a-z]{2} \d{1,2} \d{4},$/);
+      expect(time?.textContent).toMatch(/^\d{2}:\d{2}$/);
+      for (const part of [date, time]) expect(getComputedStyle(part as Element).whiteSpace).toBe('nowrap');
+    }
+  });
+
   it('moves the uploaded date and the owner under the name on tablets (768-959 px)', async () => {
     const width = window.innerWidth;
     window.innerWidth = 800;

@@ -29,14 +29,17 @@ const useStyles = makeStyles({
   actionsColumn: { width: '48px' },
   selectCell: { textAlign: 'center', whiteSpace: 'nowrap', padding: 0 },
   nameColumn: { minWidth: '140px' },
+  // Long words in a narrow space (a language's longer headers, a large text size) scroll the table
+  // sideways instead of pushing it under the details panel.
+  scroller: { overflowX: 'auto', minWidth: 0 },
   row: {
     cursor: 'pointer',
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
   // break-word, not anywhere: 'anywhere' lets the column shrink to one character per line.
   wrap: { overflowWrap: 'break-word' },
-  // A date breaks only at its comma ("Nov 21 2026," / "06:56"), never word by word.
-  date: { minWidth: '7.5em' },
+  // A date breaks only at its comma ("Nov 21 2026," / "06:56"), never word by word (DateTimeText).
+  nowrap: { whiteSpace: 'nowrap' },
   secondary: {
     display: 'block',
     color: tokens.colorNeutralForeground3,
@@ -44,6 +47,21 @@ const useStyles = makeStyles({
     lineHeight: tokens.lineHeightBase200,
   },
 });
+
+/**
+ * A date and time that wraps only after the date's comma: the date, then the time on the next line when the
+ * column is narrow. Both date columns are then as narrow as a date, which leaves the status its room.
+ */
+function DateTimeText({ text, className }: { text: string; className: string }) {
+  const comma = text.lastIndexOf(', ');
+  if (comma < 0) return <span className={className}>{text}</span>;
+  return (
+    <>
+      <span className={className}>{text.slice(0, comma + 1)}</span>{' '}
+      <span className={className}>{text.slice(comma + 2)}</span>
+    </>
+  );
+}
 
 /**
  * A checkbox cell like Fluent's TableSelectionCell, which also bundles the radio indicator the list
@@ -92,111 +110,123 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
   const someSelected = !allSelected && documents.some((document) => selected.has(document.id));
 
   return (
-    <Table
-      className={styles.table}
-      role="grid"
-      aria-multiselectable
-      aria-label={intl.formatMessage({ id: 'documents.list.label' })}
-      aria-busy={isBusy}
-    >
-      <TableHeader>
-        <TableRow>
-          {showSelectAll ? (
-            <SelectionCell
-              checked={allSelected ? true : someSelected ? 'mixed' : false}
-              label={intl.formatMessage({ id: 'documents.selectAll' })}
-              onClick={() => list.send({ type: allSelected ? 'selection.none' : 'selection.all' })}
-            />
-          ) : (
-            <TableHeaderCell className={styles.selectColumn} aria-hidden />
-          )}
-          <TableHeaderCell className={styles.nameColumn}>
-            {intl.formatMessage({ id: 'documents.column.name' })}
-          </TableHeaderCell>
-          <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.status' })}</TableHeaderCell>
-          {!isCompact && (
-            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.uploaded' })}</TableHeaderCell>
-          )}
-          {showAutodelete && (
-            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.autodeletion' })}</TableHeaderCell>
-          )}
-          {!isCompact && (
-            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
-          )}
-          <TableHeaderCell
-            className={styles.actionsColumn}
-            aria-label={intl.formatMessage({ id: 'documents.actions.column' })}
-          />
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {documents.map((document, index) => {
-          const { attributes } = document;
-          const isSelected = selected.has(document.id);
-          const statusId = `${statusIdPrefix}-status-${document.id}`;
-          return (
-            <TableRow
-              key={document.id}
-              className={mergeClasses(styles.row, entrance.enter)}
-              style={rowEntranceDelay(index, DOCUMENT_ROW_DELAY_MS)}
-              aria-selected={isSelected}
-              // A focused row is read by its name, then its status in words.
-              aria-describedby={statusId}
-              appearance={isSelected ? 'brand' : 'none'}
-              tabIndex={0}
-              onClick={(event) =>
-                list.send({ type: 'row.click', id: document.id, toggle: isToggleClick(event) })
-              }
-              onKeyDown={(event) => {
-                if (event.target !== event.currentTarget) return;
-                if (event.key === 'Enter' || event.key === ' ') {
-                  event.preventDefault();
-                  list.send({
-                    type: 'row.click',
-                    id: document.id,
-                    toggle: isToggleClick(event) || event.key === ' ',
-                  });
-                }
-              }}
-            >
+    <div className={styles.scroller}>
+      <Table
+        className={styles.table}
+        role="grid"
+        aria-multiselectable
+        aria-label={intl.formatMessage({ id: 'documents.list.label' })}
+        aria-busy={isBusy}
+      >
+        <TableHeader>
+          <TableRow>
+            {showSelectAll ? (
               <SelectionCell
-                checked={isSelected}
-                label={intl.formatMessage(
-                  { id: 'documents.selectRow' },
-                  { name: attributes.originalFilename },
-                )}
-                onClick={(event) => {
-                  event.stopPropagation();
-                  list.send({ type: 'row.checkbox', id: document.id });
-                }}
+                checked={allSelected ? true : someSelected ? 'mixed' : false}
+                label={intl.formatMessage({ id: 'documents.selectAll' })}
+                onClick={() => list.send({ type: allSelected ? 'selection.none' : 'selection.all' })}
               />
-              <TableCell className={styles.wrap}>
-                <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
-                {isCompact && (
-                  <span className={styles.secondary}>
-                    {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
-                  </span>
-                )}
-              </TableCell>
-              <TableCell id={statusId} className={styles.wrap}>
-                {statusText(attributes)}
-              </TableCell>
-              {!isCompact && (
-                <TableCell className={styles.date}>{formatDateTime(intl, attributes.createdAt)}</TableCell>
-              )}
-              {showAutodelete && (
-                <TableCell>
-                  {attributes.autodeletionAt ? formatDateTime(intl, attributes.autodeletionAt) : ''}
+            ) : (
+              <TableHeaderCell className={styles.selectColumn} aria-hidden />
+            )}
+            <TableHeaderCell className={styles.nameColumn}>
+              {intl.formatMessage({ id: 'documents.column.name' })}
+            </TableHeaderCell>
+            <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.status' })}</TableHeaderCell>
+            {!isCompact && (
+              <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.uploaded' })}</TableHeaderCell>
+            )}
+            {showAutodelete && (
+              <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.autodeletion' })}</TableHeaderCell>
+            )}
+            {!isCompact && (
+              <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
+            )}
+            <TableHeaderCell
+              className={styles.actionsColumn}
+              aria-label={intl.formatMessage({ id: 'documents.actions.column' })}
+            />
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {documents.map((document, index) => {
+            const { attributes } = document;
+            const isSelected = selected.has(document.id);
+            const statusId = `${statusIdPrefix}-status-${document.id}`;
+            return (
+              <TableRow
+                key={document.id}
+                className={mergeClasses(styles.row, entrance.enter)}
+                style={rowEntranceDelay(index, DOCUMENT_ROW_DELAY_MS)}
+                aria-selected={isSelected}
+                // A focused row is read by its name, then its status in words.
+                aria-describedby={statusId}
+                appearance={isSelected ? 'brand' : 'none'}
+                tabIndex={0}
+                onClick={(event) =>
+                  list.send({ type: 'row.click', id: document.id, toggle: isToggleClick(event) })
+                }
+                onKeyDown={(event) => {
+                  if (event.target !== event.currentTarget) return;
+                  if (event.key === 'Enter' || event.key === ' ') {
+                    event.preventDefault();
+                    list.send({
+                      type: 'row.click',
+                      id: document.id,
+                      toggle: isToggleClick(event) || event.key === ' ',
+                    });
+                  }
+                }}
+              >
+                <SelectionCell
+                  checked={isSelected}
+                  label={intl.formatMessage(
+                    { id: 'documents.selectRow' },
+                    { name: attributes.originalFilename },
+                  )}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    list.send({ type: 'row.checkbox', id: document.id });
+                  }}
+                />
+                <TableCell className={styles.wrap}>
+                  <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
+                  {isCompact && (
+                    <span className={styles.secondary}>
+                      {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
+                    </span>
+                  )}
                 </TableCell>
-              )}
-              {!isCompact && <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>}
-              <TableCell onClick={(event) => event.stopPropagation()}>
-                <RowActions document={document} />
-              </TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
+                <TableCell id={statusId} className={styles.wrap}>
+                  {statusText(attributes)}
+                </TableCell>
+                {!isCompact && (
+                  <TableCell>
+                    <DateTimeText
+                      text={formatDateTime(intl, attributes.createdAt)}
+                      className={styles.nowrap}
+                    />
+                  </TableCell>
+                )}
+                {showAutodelete && (
+                  <TableCell>
+                    {attributes.autodeletionAt ? (
+                      <DateTimeText
+                        text={formatDateTime(intl, attributes.autodeletionAt)}
+                        className={styles.nowrap}
+                      />
+                    ) : null}
+                  </TableCell>
+                )}
+                {!isCompact && <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>}
+                <TableCell onClick={(event) => event.stopPropagation()}>
+                  <RowActions document={document} />
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </div>
   );
 }
