@@ -1,8 +1,8 @@
 // src/app/early-start-script.js runs before the bundle and cannot import the app's constants, so these tests run
 // the very file in the page and check that it starts exactly what the app then takes over: the catalog of
 // the language the app picks (every page); the profile and the document of a document route with a token,
-// the document screen's code; on wide non-touch screens pdfjs's worker and code, the PDF and its first
-// page's image; and nothing anywhere else.
+// the document screen's code (a sign link's reads: sign-early-start.test.tsx); on wide non-touch screens
+// pdfjs's worker and code, the PDF and its first page's image; and nothing anywhere else.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_KEY } from '../../src/api/client';
 import { documentIdOfPath } from '../../src/app/preload';
