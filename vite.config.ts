@@ -120,6 +120,11 @@ const SCREEN_CHUNKS: { name: string; modules: string[] }[] = [
   { name: 'sign-screen', modules: SIGN_SCREEN_MODULES },
 ];
 
+/** Whether a bundler module id is the project's file `module` ('src/...'), on any platform. */
+function isModuleId(id: string | null | undefined, module: string): boolean {
+  return id?.replaceAll('\\', '/').endsWith(`/${module}`) === true;
+}
+
 type BundleChunk = {
   type: 'chunk';
   fileName: string;
@@ -154,12 +159,10 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
   };
   const loadedByThePage = reach(chunks.filter((chunk) => chunk.isEntry));
   const facades = modules.map((module) => {
-    const isModule = (id: string | null | undefined) =>
-      id?.replaceAll('\\', '/').endsWith(`/${module}`) === true;
     // A screen's module is its chunk's facade, or one module of a screen chunk (SCREEN_CHUNKS).
     const facade =
-      chunks.find((chunk) => isModule(chunk.facadeModuleId)) ??
-      chunks.find((chunk) => chunk.moduleIds.some(isModule));
+      chunks.find((chunk) => isModuleId(chunk.facadeModuleId, module)) ??
+      chunks.find((chunk) => chunk.moduleIds.some((id) => isModuleId(id, module)));
     if (facade === undefined) throw new Error(`paraph:early-start: no chunk for ${module}`);
     return facade;
   });
@@ -311,8 +314,7 @@ export default defineConfig(({ command, mode }) => ({
             // The screen's own modules are captured, and with them (includeDependenciesRecursively) all they import.
             ...SCREEN_CHUNKS.map((chunk) => ({
               name: chunk.name,
-              test: (id: string) =>
-                chunk.modules.some((module) => id.replaceAll('\\', '/').endsWith(`/${module}`)),
+              test: (id: string) => chunk.modules.some((module) => isModuleId(id, module)),
             })),
           ],
         },

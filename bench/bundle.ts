@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, type Response } from 'playwright-core';
+import { inlineScripts } from '../server/pages/spa.ts';
 import { DEMO_ACCOUNTS } from '../server/seed.ts';
 import { kib, ratio, round, type Bench, type BenchResult } from './report.ts';
 import { ensureBuilt, launchChromium, signInInBrowser, STEP_TIMEOUT_MS } from './browser.ts';
@@ -65,10 +66,13 @@ function checkMarkers(problems: string[]): void {
   }
 }
 
-// The page's inline scripts (not JSON or module ones) or style elements, as one asset.
+// The page's inline scripts (as the server hashes them for its CSP) or style elements, as one asset.
 function inlineAsset(file: string, kind: 'js' | 'css', html: string, status: number): Asset {
-  const pattern = kind === 'js' ? /<script>([\s\S]*?)<\/script>/g : /<style>([\s\S]*?)<\/style>/g;
-  const body = Buffer.from([...html.matchAll(pattern)].map(([, text]) => text).join('\n'));
+  const texts =
+    kind === 'js'
+      ? inlineScripts(html)
+      : [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, text]) => text ?? '');
+  const body = Buffer.from(texts.join('\n'));
   return {
     url: file,
     file,

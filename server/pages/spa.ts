@@ -90,12 +90,14 @@ export type SpaSettings = {
  * the page (vite.config.ts, earlyStart). Only the page's own file is read, never anything a request sent.
  */
 export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    ([, body]) =>
-      `sha256-${createHash('sha256')
-        .update(body ?? '', 'utf8')
-        .digest('base64')}`,
+  return inlineScripts(html).map(
+    (body) => `sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}`,
   );
+}
+
+/** The bodies of the page's inline classic scripts (`<script>` with no attributes). */
+export function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, body]) => body ?? '');
 }
 
 // The page with the server's run-time settings in meta tags, right after <head>.

@@ -15,12 +15,15 @@
   'use strict';
   // A file nobody took (the document is still being processed, or the user left) is let go.
   var UNTAKEN_PDF_MS = 30000;
+  // The early document's body, for this script's own use. Called before the app can read the answer, so the
+  // answer is cloned before the app reads its body.
+  function earlyDocumentBody(early) {
+    return early.document.then(function (response) {
+      return response.ok ? response.clone().json() : null;
+    });
+  }
   function prefetchPdf(early) {
-    // Registered before the app's own read, so the answer is cloned before the app reads its body.
-    early.document
-      .then(function (response) {
-        return response.ok ? response.clone().json() : null;
-      })
+    earlyDocumentBody(early)
       .then(function (body) {
         var attributes = (body && body.data && body.data.attributes) || {};
         // The viewer shows the server's image of the first page until pdf.js has drawn it.
@@ -170,20 +173,15 @@
     window.__paraphEarly = early;
     if (signMatch) {
       // The sign screen's load (src/services/signing.ts loadSignScreen): the document and the smart cards
-      // side by side, then, in a sign flow, the flow's placements. Registered before the app's own read of
-      // the document, so that answer is cloned before the app reads its body.
+      // side by side, then, in a sign flow, the flow's placements.
       early.smartCards = window.fetch('/api/smart_cards', init);
       early.smartCards.catch(function () {});
-      early.signFlow = early.document
-        .then(function (response) {
-          return response.ok ? response.clone().json() : null;
-        })
-        .then(function (body) {
-          var isSignFlow = Boolean(
-            body && body.data && body.data.attributes && body.data.attributes.isSignFlow,
-          );
-          return isSignFlow ? window.fetch(documentPath + '/sign_flow', init) : null;
-        });
+      early.signFlow = earlyDocumentBody(early).then(function (body) {
+        var isSignFlow = Boolean(
+          body && body.data && body.data.attributes && body.data.attributes.isSignFlow,
+        );
+        return isSignFlow ? window.fetch(documentPath + '/sign_flow', init) : null;
+      });
       early.signFlow.catch(function () {});
     }
     if (!match) {

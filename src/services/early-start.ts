@@ -6,9 +6,7 @@ function early(): EarlyStart | null {
   return typeof window === 'undefined' ? null : (window.__paraphEarly ?? null);
 }
 
-function take<K extends 'profile' | 'document' | 'smartCards' | 'signFlow' | 'pdfWorker' | 'pdf'>(
-  key: K,
-): EarlyStart[K] | null {
+function take<K extends Exclude<keyof EarlyStart, 'documentId'>>(key: K): EarlyStart[K] | null {
   const started = early();
   if (!started) return null;
   const value = started[key];

@@ -4,8 +4,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 
-// openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist before import.
-const network = vi.hoisted(() => {
+// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
+// (relative-requests.ts makes Request take the client's relative URLs).
+const network = await vi.hoisted(async () => {
+  (await import('./relative-requests')).acceptRelativeRequests();
   const calls: { method: string; url: string; release: (status?: number) => void }[] = [];
   // What GET /documents/{id} answers per id, when a test needs more than an empty document.
   const attributes: Record<string, Record<string, unknown>> = {};
@@ -34,13 +36,6 @@ const network = vi.hoisted(() => {
       });
     });
   globalThis.fetch = fetchStub as typeof fetch;
-  // Node's Request refuses the client's relative '/api' URLs that a browser resolves against the page.
-  const NodeRequest = globalThis.Request;
-  globalThis.Request = class extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
-    }
-  };
   return { calls, attributes };
 });
 

@@ -5,8 +5,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist before import.
-const network = vi.hoisted(() => {
+// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
+// (relative-requests.ts makes Request take the client's relative URLs).
+const network = await vi.hoisted(async () => {
+  (await import('./relative-requests')).acceptRelativeRequests();
   type Call = {
     method: string;
     url: string;
@@ -35,13 +37,6 @@ const network = vi.hoisted(() => {
       });
     });
   }) as typeof fetch;
-  // Node's Request refuses the client's relative '/api' URLs that a browser resolves against the page.
-  const NodeRequest = globalThis.Request;
-  globalThis.Request = class extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
-    }
-  };
   return { calls };
 });
 

@@ -5,9 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import SCRIPT from '../../src/app/early-start-script.js?raw';
 
-// openapi-fetch takes globalThis.fetch and Request when the client is created, so the stub must exist
-// before import. The early script asks with a URL string; the app's client with a Request.
-const network = vi.hoisted(() => {
+// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
+// (relative-requests.ts makes Request take the client's relative URLs). The early script asks with a URL
+// string; the app's client with a Request.
+const network = await vi.hoisted(async () => {
+  (await import('./relative-requests')).acceptRelativeRequests();
   const calls: { url: string; authorization: string | null }[] = [];
   const answers: Record<string, () => Response> = {};
   const fetchStub = (input: Request | string, init?: RequestInit): Promise<Response> => {
@@ -17,13 +19,6 @@ const network = vi.hoisted(() => {
     return Promise.resolve(answers[url]?.() ?? Response.json({ code: 'not_found' }, { status: 404 }));
   };
   globalThis.fetch = fetchStub as typeof fetch;
-  // Node's Request refuses the client's relative '/api' URLs that a browser resolves against the page.
-  const NodeRequest = globalThis.Request;
-  globalThis.Request = class extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, 'http://paraph.test') : input, init);
-    }
-  };
   return { calls, answers };
 });
 
@@ -116,7 +111,7 @@ describe('a sign link opened cold', () => {
     expect(network.calls).toHaveLength(4);
 
     // A retry (or the next visit to the screen) asks the server afresh; the document's read just made is
-    // shared for 2 s, as any (services/documents.ts).
+    // shared for 2 s, as every read is (services/documents.ts).
     network.calls.splice(0);
     await load();
     expect(network.calls.map((call) => call.url).sort()).toEqual([
