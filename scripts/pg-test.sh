@@ -40,7 +40,7 @@ cd "$ROOT"
 status=0
 # One worker: the test apps share one database, and Kysely's migrator lists every schema's tables
 # (has_schema_privilege on each), which fails with "schema does not exist" when another worker drops its
-# schema at that moment. With SQLite each test app has its own file, so `npm test` runs two workers.
+# schema at that moment (kept explicit, whatever vitest.config.ts's worker count).
 TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" npx vitest run --project node --maxWorkers=1 tests/api || status=$?
 if [ "$status" -ne 0 ]; then
   echo "API tests failed against PostgreSQL (exit $status); last lines of the server log:" >&2
