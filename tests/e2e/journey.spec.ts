@@ -60,8 +60,20 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
     'Quarterly report.pdf',
     await makePdf({ pages: 2, text: 'Quarterly report' }),
   );
+  // A small file on one machine uploads in milliseconds; the storage request waits until the
+  // progress bar has been seen, so the test does not race the upload.
+  let releaseStorage = (): void => {};
+  const storageReleased = new Promise<void>((resolve) => {
+    releaseStorage = resolve;
+  });
+  await page.route('**/storage/paraph', async (route) => {
+    await storageReleased;
+    await route.continue();
+  });
   await dialog.locator('input[type=file]').setInputFiles(pdfFile);
   await expect(dialog.getByRole('progressbar')).toBeVisible();
+  await expect(dialog.getByText('Uploading Quarterly report.pdf')).toBeVisible();
+  releaseStorage();
   await expect(dialog.getByText('Quarterly report.pdf has been uploaded.')).toBeVisible();
   expect(storageCalls).toBeGreaterThanOrEqual(2);
   // The modal closes by itself after 3 s, and the new document is the selected row.
