@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
@@ -15,9 +15,6 @@ import { ModalContext } from '../../src/app/modal-context';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { deferred } from '../machines/support';
 import { renderView, findOpenDialog } from './render';
-
-// Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
-configure({ asyncUtilTimeout: 5_000 });
 
 const BOB = samplePerson('p-bob', { fullName: 'Bob Builder', emailAddress: 'bob@paraph.test' });
 const CAROL = samplePerson('p-carol', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test' });

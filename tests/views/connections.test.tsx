@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,9 +17,6 @@ import { ModalContext } from '../../src/app/modal-context';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
 import { deferred } from '../machines/support';
 import { renderView, findOpenDialog } from './render';
-
-// Fluent's first render in a test file is slow on a busy machine: wait longer than the 1 s default.
-configure({ asyncUtilTimeout: 5_000 });
 
 // Midday UTC is the same calendar day in every time zone the tests may run in.
 const BOB = sampleConnection('c-bob', { lastSeenAt: '2030-01-02T12:00:00.000Z' });

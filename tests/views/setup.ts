@@ -4,9 +4,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { forceCleanup, getTabster } from 'tabster';
 import { afterEach } from 'vitest';
 
-// The default 1 s for findBy* and waitFor is too short when CI shares the machine with other work;
-// a passing wait returns as soon as it passes, so only failures get slower.
-configure({ asyncUtilTimeout: 5_000 });
+// The default 1 s for findBy* and waitFor is too short when CI shares the machine with other work:
+// Fluent's first dialog in a test file has taken over 5 s there. A passing wait returns as soon as it
+// passes, so only failures get slower.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,6 +1,6 @@
 // jsdom has no canvas: the Konva stage is replaced by a stub with the same props, whose buttons stand in
 // for a click on the page, a click on a box and a drag. Everything else is the real page.
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
@@ -10,8 +10,6 @@ import type { DocumentResource } from '../../machines/types';
 import type { PlacementStageProps } from '../../src/canvas/placement-stage';
 import { SignaturePlacementPage } from '../../src/views/signflow/placement/signature-placement-page';
 import { findOpenDialog, renderView } from './render';
-
-configure({ asyncUtilTimeout: 5_000 });
 
 const documents = vi.hoisted(() => ({
   next: null as null | (() => Promise<DocumentResource>),
