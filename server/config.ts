@@ -10,6 +10,9 @@ export type S3Config = {
   secretAccessKey: string | null;
 };
 
+/** The unit of every *_DAYS setting. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 export type Config = {
   port: number;
   host: string;
@@ -18,6 +21,8 @@ export type Config = {
   demo: boolean;
   maxUploadBytes: number;
   retentionDays: number;
+  // Days an error report (with the client's address) is kept before the hourly job removes it.
+  errorReportRetentionDays: number;
   s3: S3Config | null;
   logLevel: string;
   appDir: string;
@@ -115,6 +120,7 @@ export function loadConfig(env: Env): Config {
     demo: (env.PARAPH_DEMO ?? '1').trim() !== '0',
     maxUploadBytes: integer(env, 'PARAPH_MAX_UPLOAD_BYTES', 52_428_800, 1),
     retentionDays: integer(env, 'PARAPH_RETENTION_DAYS', 365, 1),
+    errorReportRetentionDays: integer(env, 'PARAPH_ERROR_REPORT_RETENTION_DAYS', 90, 1),
     s3:
       bucket === null
         ? null

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
+import { DAY_MS } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { actionDb } from './documents/access.ts';
 import { invitePath, signUpPath } from './documents/sign-flow-notify.ts';
@@ -140,8 +141,6 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
   { title: DAMAGED_TITLE, owner: 'ada', state: 'uploaded', pages: 1, ageDays: 0 },
   { title: 'Expense report', owner: 'frank', state: 'uploaded', pages: 1, ageDays: 0 },
 ];
-
-const DAY_MS = 86_400_000;
 
 async function demoPdf(title: string, owner: string, pages: number): Promise<Buffer> {
   const doc = await PDFDocument.create();

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
+import { DAY_MS } from '../config.ts';
 import type { AppDeps, AuthUser, Handlers } from '../context.ts';
 import type { UploadRequestsTable } from '../db/schema.ts';
 import { serializeDocument } from '../documents/serialize.ts';
@@ -19,7 +20,6 @@ export const UPLOAD_TTL_SECONDS = 15 * 60;
 const CREATE_GRACE_MS = 15 * 60 * 1000;
 const MAX_FILENAME_LENGTH = 255;
 const MAX_USER_AGENT_LENGTH = 512;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 type CreateDocumentBody = { original_filename: string; file_url: string; filename: string };
 

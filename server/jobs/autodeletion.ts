@@ -3,6 +3,8 @@
 // "Deleting and auto-deletion"). A document with a flow in progress waits until the flow ends. Several
 // instances may run it at once: each document is claimed by locking its row (PostgreSQL, skipping rows
 // another instance holds) and re-checked inside the transaction, so only one instance deletes it.
+// The same job removes old error reports (pruneErrorReports).
+import { DAY_MS } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import { errorText } from '../http/logging.ts';
 import { startPeriodicJob, type PeriodicJob } from './periodic.ts';
@@ -72,6 +74,18 @@ export async function runAutodeletion(deps: AppDeps): Promise<number> {
   }
 }
 
+// An error report holds the client's address and what was on screen when the app broke: worth keeping
+// while someone may look into the crash, not for ever (PARAPH_ERROR_REPORT_RETENTION_DAYS). Answers how
+// many it removed; a single DELETE, so instances running it at once only race to remove the same rows.
+export async function pruneErrorReports(deps: AppDeps): Promise<number> {
+  const cutoff = new Date(deps.clock().getTime() - deps.config.errorReportRetentionDays * DAY_MS);
+  const result = await deps.db
+    .deleteFrom('error_reports')
+    .where('created_at', '<', cutoff.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export function startAutodeletion(deps: AppDeps, options: { intervalMs: number }): PeriodicJob {
   return startPeriodicJob(deps.log, {
     intervalMs: options.intervalMs,
@@ -80,6 +94,8 @@ export function startAutodeletion(deps: AppDeps, options: { intervalMs: number }
     run: async () => {
       const count = await runAutodeletion(deps);
       if (count > 0) deps.log.info({ count }, 'expired documents deleted');
+      const reports = await pruneErrorReports(deps);
+      if (reports > 0) deps.log.info({ count: reports }, 'old error reports removed');
     },
   });
 }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       demo: true,
       maxUploadBytes: 52_428_800,
       retentionDays: 365,
+      errorReportRetentionDays: 90,
       s3: null,
       logLevel: 'info',
       trustProxy: false,
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
       PARAPH_DEMO: '0',
       PARAPH_MAX_UPLOAD_BYTES: '1000',
       PARAPH_RETENTION_DAYS: '30',
+      PARAPH_ERROR_REPORT_RETENTION_DAYS: '7',
       S3_BUCKET: 'docs',
       S3_ENDPOINT: 'http://127.0.0.1:9000',
       S3_ACCESS_KEY_ID: 'id',
@@ -43,6 +45,7 @@ describe('loadConfig', () => {
       demo: false,
       maxUploadBytes: 1000,
       retentionDays: 30,
+      errorReportRetentionDays: 7,
       s3: {
         bucket: 'docs',
         endpoint: 'http://127.0.0.1:9000',
@@ -56,5 +59,11 @@ describe('loadConfig', () => {
 
   it('refuses a port that is not a number', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('refuses an error report retention under a day', () => {
+    expect(() => loadConfig({ PARAPH_ERROR_REPORT_RETENTION_DAYS: '0' })).toThrow(
+      /PARAPH_ERROR_REPORT_RETENTION_DAYS/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_REPORT_LIMIT, USER_AGENT_MAX_LENGTH } from '../../server/handlers/error-reports.ts';
+import { pruneErrorReports } from '../../server/jobs/autodeletion.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
 
 const REPORT = {
@@ -164,5 +165,19 @@ describe('POST /api/error_reports', () => {
 
     now = new Date(now.getTime() + 50_000);
     expect((await send(REPORT, { remoteAddress: '10.0.0.1' })).statusCode).toBe(202);
+  });
+
+  it('removes reports older than the retention period (90 days by default) and keeps younger ones', async () => {
+    expect(t.deps.config.errorReportRetentionDays).toBe(90);
+    const sentAt = now;
+    expect((await send({ ...REPORT, url: '/app/old' })).statusCode).toBe(202);
+    now = new Date(sentAt.getTime() + 89 * 24 * 60 * 60 * 1000);
+    expect((await send({ ...REPORT, url: '/app/young' })).statusCode).toBe(202);
+    expect(await pruneErrorReports(t.deps)).toBe(0);
+
+    now = new Date(sentAt.getTime() + 90 * 24 * 60 * 60 * 1000 + 1);
+    expect(await pruneErrorReports(t.deps)).toBe(1);
+    expect((await reports()).map((row) => row.route)).toEqual(['/app/young']);
+    expect(await pruneErrorReports(t.deps)).toBe(0);
   });
 });
