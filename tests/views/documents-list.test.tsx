@@ -108,6 +108,32 @@ describe('documents list', () => {
     }
   });
 
+  it('gives the owner its own column from 1440 px, and puts it under the name on narrower desktops', async () => {
+    const width = window.innerWidth;
+    const headersAt = async (innerWidth: number) => {
+      window.innerWidth = innerWidth;
+      const { logic } = listWith(async () => FIRST_OF_TWO);
+      const view = renderView(<DocumentList logic={logic} category="active" />);
+      const grid = await screen.findByRole('grid', { name: 'Documents' });
+      const headers = within(grid)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent);
+      const nameCell = screen.getByText('Supplier contract.pdf').closest('td')?.textContent;
+      view.unmount();
+      return { headers, nameCell };
+    };
+    try {
+      const desktop = await headersAt(1280);
+      expect(desktop.headers).toEqual(['Name', 'Status', 'Uploaded', '']);
+      expect(desktop.nameCell).toBe('Supplier contract.pdfBob Builder');
+      const wide = await headersAt(1440);
+      expect(wide.headers).toEqual(['Name', 'Status', 'Uploaded', 'Owner', '']);
+      expect(wide.nameCell).toBe('Supplier contract.pdf');
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+
   it('cuts names over 100 characters and keeps the full name in the title', async () => {
     const { logic } = listWith(async () => FIRST_OF_TWO);
     renderView(<DocumentList logic={logic} category="active" />);

@@ -13,7 +13,7 @@ import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
 import { onListRefresh } from '../../services/list-events';
 import { Busy } from '../busy';
-import { FULL_TABLE_QUERY, MOBILE_QUERY, useMediaQuery } from '../use-media-query';
+import { FULL_TABLE_QUERY, MOBILE_QUERY, OWNER_COLUMN_QUERY, useMediaQuery } from '../use-media-query';
 import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
 import type { DocumentListActor, DocumentListLogic } from './list-actor';
@@ -108,6 +108,7 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   const intl = useIntl();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const isFullTable = useMediaQuery(FULL_TABLE_QUERY);
+  const hasOwnerColumn = useMediaQuery(OWNER_COLUMN_QUERY);
   const isLoading = useSelector(list, (snapshot) => snapshot.matches('loading'));
   const isFailed = useSelector(list, (snapshot) => snapshot.matches('failed'));
   const isEmpty = useSelector(list, (snapshot) => snapshot.matches('empty'));
@@ -136,7 +137,11 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   }
   return (
     <div className={isLoading ? styles.busy : undefined}>
-      {isMobile ? <DocumentCards list={list} /> : <DocumentTable list={list} showSelectAll={isFullTable} />}
+      {isMobile ? (
+        <DocumentCards list={list} />
+      ) : (
+        <DocumentTable list={list} showSelectAll={isFullTable} showOwnerColumn={hasOwnerColumn} />
+      )}
     </div>
   );
 }

@@ -88,7 +88,15 @@ function isToggleClick(event: MouseEvent | KeyboardEvent): boolean {
   return event.ctrlKey || event.metaKey;
 }
 
-export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor; showSelectAll: boolean }) {
+export function DocumentTable({
+  list,
+  showSelectAll,
+  showOwnerColumn,
+}: {
+  list: DocumentListActor;
+  showSelectAll: boolean;
+  showOwnerColumn: boolean;
+}) {
   const styles = useStyles();
   const entrance = useRowEntranceStyles();
   const intl = useIntl();
@@ -100,6 +108,9 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
   // Spec 000 §2: the full table is from 960 px. On tablets the uploaded date and the owner move under the
   // name, so that beside the 280 px details panel no column is squeezed to a word per line.
   const isCompact = !showSelectAll;
+  // From 960 px the owner has a column only where there is room for it (OWNER_COLUMN_QUERY); below
+  // that it is the name's second line, as on tablets.
+  const hasOwnerColumn = !isCompact && showOwnerColumn;
   // The optional column needs the full table's width (960 px and up).
   const showAutodelete =
     useSelector(list, (snapshot) => snapshot.context.meta?.showAutodeleteDate ?? false) && showSelectAll;
@@ -139,7 +150,7 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
             {showAutodelete && (
               <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.autodeletion' })}</TableHeaderCell>
             )}
-            {!isCompact && (
+            {hasOwnerColumn && (
               <TableHeaderCell>{intl.formatMessage({ id: 'documents.column.owner' })}</TableHeaderCell>
             )}
             <TableHeaderCell
@@ -191,10 +202,12 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
                 />
                 <TableCell className={styles.wrap}>
                   <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
-                  {isCompact && (
+                  {isCompact ? (
                     <span className={styles.secondary}>
                       {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
                     </span>
+                  ) : (
+                    !hasOwnerColumn && <span className={styles.secondary}>{ownerText(attributes)}</span>
                   )}
                 </TableCell>
                 <TableCell id={statusId} className={styles.wrap}>
@@ -218,7 +231,7 @@ export function DocumentTable({ list, showSelectAll }: { list: DocumentListActor
                     ) : null}
                   </TableCell>
                 )}
-                {!isCompact && <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>}
+                {hasOwnerColumn && <TableCell className={styles.wrap}>{ownerText(attributes)}</TableCell>}
                 <TableCell onClick={(event) => event.stopPropagation()}>
                   <RowActions document={document} />
                 </TableCell>
