@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Vitest's default: one less than the CPUs, a single worker on this project's 2-CPU machines. Two
-    // workers took the suite from 245 s to 176 s, but view tests that wait 5 s for a Fluent dialog then
-    // failed in CI when the machine was also busy with other work.
+    // workers took the suite from 245 s to 176 s, but view tests then waited over 5 s for a Fluent dialog
+    // and failed in CI when the machine was also busy (tests/views/setup.ts now waits up to 10 s).
     projects: [
       {
         test: {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_REPORT_LIMIT, USER_AGENT_MAX_LENGTH } from '../../server/handlers/error-reports.ts';
 import { pruneErrorReports } from '../../server/jobs/autodeletion.ts';
+import { DAY_MS } from '../../server/config.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
 
 const REPORT = {
@@ -171,11 +172,11 @@ describe('POST /api/error_reports', () => {
     expect(t.deps.config.errorReportRetentionDays).toBe(90);
     const sentAt = now;
     expect((await send({ ...REPORT, url: '/app/old' })).statusCode).toBe(202);
-    now = new Date(sentAt.getTime() + 89 * 24 * 60 * 60 * 1000);
+    now = new Date(sentAt.getTime() + 89 * DAY_MS);
     expect((await send({ ...REPORT, url: '/app/young' })).statusCode).toBe(202);
     expect(await pruneErrorReports(t.deps)).toBe(0);
 
-    now = new Date(sentAt.getTime() + 90 * 24 * 60 * 60 * 1000 + 1);
+    now = new Date(sentAt.getTime() + 90 * DAY_MS + 1);
     expect(await pruneErrorReports(t.deps)).toBe(1);
     expect((await reports()).map((row) => row.route)).toEqual(['/app/young']);
     expect(await pruneErrorReports(t.deps)).toBe(0);

@@ -202,12 +202,11 @@ export function DocumentTable({
                 />
                 <TableCell className={styles.wrap}>
                   <span title={attributes.originalFilename}>{truncateName(attributes.originalFilename)}</span>
-                  {isCompact ? (
+                  {!hasOwnerColumn && (
                     <span className={styles.secondary}>
-                      {formatDateTime(intl, attributes.createdAt)} · {ownerText(attributes)}
+                      {isCompact && `${formatDateTime(intl, attributes.createdAt)} · `}
+                      {ownerText(attributes)}
                     </span>
-                  ) : (
-                    !hasOwnerColumn && <span className={styles.secondary}>{ownerText(attributes)}</span>
                   )}
                 </TableCell>
                 <TableCell id={statusId} className={styles.wrap}>
