@@ -11,6 +11,7 @@ import { bundleBench } from './bundle.ts';
 import { concurrencyBench } from './concurrency.ts';
 import { lighthouseBench } from './lighthouse.ts';
 import { listPagingBench } from './list-paging.ts';
+import { pdfLimitsBench } from './pdf-limits.ts';
 import { placementBench } from './placement.ts';
 import { formatTable, type Bench, type BenchResult } from './report.ts';
 import { ROOT_DIR } from './server-process.ts';
@@ -29,6 +30,7 @@ const BENCHES: Bench[] = [
   placementBench,
   signingBench,
   signEngineBench,
+  pdfLimitsBench,
   lighthouseBench,
 ];
 const OUTPUT = path.join(ROOT_DIR, 'test-results', 'bench.json');

@@ -4,7 +4,10 @@
 // Profile-call exceptions (spec 000 §6, docs/decisions.md): a 401 on the first load means the session
 // expired; a 401 or a network failure on the poll is ignored; any other failure logs the user out.
 import { assign, fromPromise, setup } from 'xstate';
+import { safeReturnUrl } from './return-url';
 import { toApiFailure, type Profile, type TokenGrant } from './types';
+
+export { safeReturnUrl } from './return-url';
 
 export type SessionInput = { storedToken: string | null };
 
@@ -24,14 +27,6 @@ export type SessionEvent =
   | { type: 'profile.refresh' };
 
 export const PROFILE_POLL_MS = 15_000;
-export const DEFAULT_RETURN_URL = '/app/documents';
-
-/** Only a path inside the app may be a return URL: anything else would be an open redirect. */
-export function safeReturnUrl(url: string | null | undefined): string {
-  if (!url || !url.startsWith('/app/') || url.startsWith('//') || /[\\\s]/.test(url))
-    return DEFAULT_RETURN_URL;
-  return url;
-}
 
 const returnUrlOfEvent = ({ event }: { event: { returnUrl?: string } }) => ({
   returnUrl: event.returnUrl ?? null,

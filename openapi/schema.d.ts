@@ -292,7 +292,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned POST fields for one PDF upload (15 minutes, 1 byte to the size limit). */
+        /**
+         * Presigned POST fields for one PDF upload (15 minutes, 1 byte to the size limit).
+         * @description Each grant's key takes one upload. Grants are limited per person (PARAPH_UPLOAD_GRANTS_PER_MINUTE,
+         *     30 a minute by default, counted on the server so that every instance shares it); beyond that the
+         *     answer is 429 `too_many_requests` with Retry-After.
+         */
         post: operations["createUploadRequest"];
         delete?: never;
         options?: never;
@@ -313,7 +318,8 @@ export interface paths {
          * Turn a finished upload into a document after re-reading its bytes.
          * @description Only keys issued to the caller are accepted, once. The stored bytes must be a PDF (`%PDF-` header
          *     and a successful parse) and not encrypted; otherwise the upload is deleted, nothing is kept, and
-         *     the answer is 422 `not_a_pdf`, `encrypted_pdf` or `empty_file`.
+         *     the answer is 422 `not_a_pdf`, `encrypted_pdf` or `empty_file`. A PDF of more pages than the
+         *     server allows (`PARAPH_MAX_PAGES`) is refused the same way with 422 `too_many_pages`.
          */
         post: operations["createDocument"];
         /**
@@ -798,7 +804,9 @@ export interface paths {
          * S3 presigned POST of one file (the fields of createUploadRequest, the file last).
          * @description No bearer token: the signed policy authorises the upload. The store checks the signature, the
          *     expiration, every condition of the policy (exact key, acl, success_action_status,
-         *     content-length-range) and streams the file, keeping it only when everything holds.
+         *     content-length-range) and streams the file, keeping it only when everything holds. A key takes one
+         *     upload only: a key that already holds a file, or whose upload request is used (its document exists)
+         *     or unknown, is refused with 403 `AccessDenied` and nothing is stored.
          */
         post: operations["storagePost"];
         delete?: never;
@@ -1010,8 +1018,17 @@ export interface components {
             signatoryCount: number;
             reviewerCount: number;
             approvedCount: number;
-            /** @description Signed links (15 minutes) to the page images, in page order. */
+            /**
+             * @description Signed links (15 minutes) to the page images, in page order: one per page. A page listed in
+             *     `unavailablePages` links to a placeholder image instead.
+             */
             publicImagesFileUrls: string[];
+            /**
+             * @description Page numbers (from 1) that could not be shown: they broke the server's rendering limits (memory,
+             *     time, or a stream that inflates too far). Empty while processing and for a document whose
+             *     pages all rendered; a document none of whose pages render is in state `error` instead.
+             */
+            unavailablePages?: number[];
             /**
              * Format: uri-reference
              * @description Signed link (15 minutes) to the current PDF.
@@ -1435,9 +1452,21 @@ export interface components {
         };
         /**
          * @description Well formed but refused by a business rule (e.g. `not_a_pdf`, `encrypted_pdf`, `empty_file`,
-         *     `sign_limit_exceeded`); `validations.base` holds messages a user can act on.
+         *     `too_many_pages`, `sign_limit_exceeded`); `validations.base` holds messages a user can act on.
          */
         UnprocessableEntity: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is not of a media type this operation accepts (`unsupported_media_type`); a JSON operation
+         *     takes `application/json` only. Nothing was changed.
+         */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1567,6 +1596,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A post from another site (its `Origin` is not the public origin, or `Sec-Fetch-Site` says cross-site or same-site); nothing is checked or recorded. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Too many failed attempts for this e-mail or address; the form says when to retry. */
             429: {
                 headers: {
@@ -1635,7 +1673,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown invite; an HTML notice. */
+            /** @description A post from another site, refused like the sign-in form's; no account is created. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Unknown, used or expired invite; an HTML notice. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1721,6 +1768,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1770,6 +1818,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -1827,6 +1876,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2046,6 +2096,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2074,6 +2125,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2103,6 +2155,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2272,6 +2325,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2305,6 +2359,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2366,6 +2421,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2454,6 +2510,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2629,6 +2686,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -2757,6 +2815,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2841,6 +2900,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2866,6 +2926,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { bearerToken, userForAccessToken } from './auth/tokens.ts';
 import type { Config } from './config.ts';
-import type { AppDeps, Handler, Handlers } from './context.ts';
+import type { AppDeps, Handlers, OperationId } from './context.ts';
 import { openMigratedDatabase } from './db/database.ts';
 import type { SqlDialect } from './db/dialect.ts';
 import type { Database } from './db/schema.ts';
@@ -30,8 +30,9 @@ import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
-import { notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
+import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
+import { refuseNulCharacters, requestBodyGate } from './http/request-body.ts';
 import { contentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDevOutbox } from './pages/dev-outbox.ts';
 import { registerIdpPages } from './pages/idp.ts';
@@ -58,7 +59,8 @@ export type BuildOverrides = {
   signer?: Signer;
 };
 
-export const HANDLERS: Handlers = {
+// Also readable by any name, so that a check over the contract's operationIds needs no cast.
+export const HANDLERS: Handlers & { readonly [operationId: string]: unknown } = {
   ...authHandlers,
   ...profileHandlers,
   ...documentHandlers,
@@ -92,7 +94,7 @@ async function requireBearer(req: FastifyRequest): Promise<void> {
   if (req.user === null) throw unauthorized();
 }
 
-function unbuilt(operationId: string): Handler {
+function unbuilt(operationId: string): () => Promise<never> {
   return async () => {
     throw notImplemented(operationId);
   };
@@ -121,6 +123,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
   });
   try {
     const store = overrides.store ?? (await createStore(config, db, clock));
@@ -136,6 +139,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     );
 
     registerErrorHandling(app);
+    app.addHook('preValidation', refuseNulCharacters);
     registerSecurityHeaders(app, config);
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 16 * 1024 });
@@ -155,20 +159,22 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
 
     const handlers: Handlers = { ...HANDLERS, ...overrides.handlers };
     const contract = loadContract();
-    const bearerRequired = new Map(
-      apiOperations(contract).map((operation) => [operation.operationId, operation.requiresBearer]),
-    );
+    const operations = new Map(apiOperations(contract).map((operation) => [operation.operationId, operation]));
     await app.register(openapiGlue, {
       specification: apiDocument(contract),
       prefix: '/api',
       // The glue spreads what this returns over the route it built from the contract (method, url,
-      // schema), so only the handler and the bearer check are given; the cast drops RouteOptions' other
-      // required fields, which the glue supplies.
-      operationResolver: (operationId: string) =>
-        ({
-          handler: handlers[operationId] ?? unbuilt(operationId),
-          ...(bearerRequired.get(operationId) === false ? {} : { onRequest: requireBearer }),
-        }) as unknown as RouteOptions,
+      // schema), so only the handler, the bearer check and the body's media types are given; the cast
+      // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
+      // so a stranger learns nothing about an operation from its body rules.
+      operationResolver: (operationId: string) => {
+        const operation = operations.get(operationId);
+        return {
+          handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
+          ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
+          preParsing: requestBodyGate(operation?.requestBody ?? null),
+        } as unknown as RouteOptions;
+      },
     });
 
     registerSignInPages(app, deps);

@@ -20,6 +20,11 @@ export type Config = {
   databaseUrl: string | null;
   demo: boolean;
   maxUploadBytes: number;
+  // Upload grants (POST /upload_requests) a person may get in any minute (PARAPH_UPLOAD_GRANTS_PER_MINUTE).
+  uploadGrantsPerMinute: number;
+  // How often the cleanup job removes deleted documents' files, unused uploads and stale temporary files
+  // (PARAPH_CLEANUP_INTERVAL_MS).
+  cleanupIntervalMs: number;
   retentionDays: number;
   // Days an error report (with the client's address) is kept before the hourly job removes it.
   errorReportRetentionDays: number;
@@ -31,9 +36,14 @@ export type Config = {
   // Signatures a month per account plan; null = unlimited (PARAPH_SIGN_LIMIT_BASIC / _QUALIFIED /
   // _ADVANCED; an empty value or "unlimited" lifts the limit).
   signLimits: SignLimits;
-  // The origin put in links that leave the browser (the identity app's confirmation link, e.g. for a
-  // phone); null = the request's own protocol and host (PARAPH_PUBLIC_ORIGIN).
-  publicOrigin: string | null;
+  // The origin of every link the server builds (the identity app's confirmation link, e.g. for a phone,
+  // and the messages' links), and the one the sign-in forms accept posts from. Never the request's Host:
+  // PARAPH_PUBLIC_ORIGIN, or http://localhost:<PORT> when listening on a loopback address only.
+  publicOrigin: string;
+  // True when publicOrigin was derived from PORT: main.ts then sets the real port once listening (PORT=0).
+  isPublicOriginDerived: boolean;
+  // Days an invitation link can be used to create its account (PARAPH_INVITE_TTL_DAYS).
+  inviteTtlDays: number;
   // The reverse-geocoding service behind the sign screen's locate-me button, `{lat}` and `{lon}` replaced
   // by the position (PARAPH_GEOCODER_URL). The app reads it from its page; the CSP lets it through.
   geocoderUrl: string;
@@ -43,7 +53,14 @@ export type Config = {
   // other country to the NL one (PARAPH_SUPPORT_EMAIL_UK / _NL). The app reads them from its page.
   supportEmailUk: string;
   supportEmailNl: string;
+  // Pages a PDF may have to become a document (PARAPH_MAX_PAGES).
+  maxPages: number;
+  // The limits of the process that parses and renders PDFs (PARAPH_RENDER_MEMORY_MB,
+  // PARAPH_RENDER_PAGE_TIMEOUT_MS, PARAPH_RENDER_MAX_STREAM_BYTES).
+  pdfSandbox: PdfSandboxLimits;
 };
+
+export type PdfSandboxLimits = { memoryMb: number; pageTimeoutMs: number; maxStreamBytes: number };
 
 export const DEFAULT_GEOCODER_URL =
   'https://nominatim.openstreetmap.org/reverse?format=json&lat={lat}&lon={lon}';
@@ -109,16 +126,48 @@ function origin(env: Env, name: string): string | null {
   return url.origin;
 }
 
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+// Links must never come from a request's Host header, so a server reachable from elsewhere needs its
+// origin written down; on a loopback address only this machine can reach it, and localhost is right.
+function publicOriginOf(env: Env, host: string, port: number): { origin: string; isDerived: boolean } {
+  const configured = origin(env, 'PARAPH_PUBLIC_ORIGIN');
+  if (configured !== null) return { origin: configured, isDerived: false };
+  if (!LOOPBACK_HOSTS.test(host)) {
+    throw new Error(
+      `PARAPH_PUBLIC_ORIGIN must be set when HOST is "${host}": links in messages and the identity app are ` +
+        "built from it (never from the request's Host header, which anyone can forge), and sign-in forms " +
+        'are only accepted from it. Set it to the address people open, e.g. https://sign.example.com.',
+    );
+  }
+  return { origin: `http://localhost:${port}`, isDerived: true };
+}
+
+// Demo mode publishes known passwords and shows messages at /dev/outbox: a deployment with a public
+// origin gets it only when asked for with PARAPH_DEMO=1.
+function demoMode(env: Env, hasPublicOrigin: boolean): boolean {
+  const raw = nonEmpty(env.PARAPH_DEMO);
+  if (raw === null) return !hasPublicOrigin;
+  if (raw === '1') return true;
+  if (raw === '0') return false;
+  throw new Error(`PARAPH_DEMO must be 0 or 1, got "${raw}"`);
+}
+
 export function loadConfig(env: Env): Config {
   const bucket = nonEmpty(env.S3_BUCKET);
   const geocoderService = geocoder(env);
+  const port = integer(env, 'PORT', 8080, 0);
+  const host = nonEmpty(env.HOST) ?? '127.0.0.1';
+  const publicOrigin = publicOriginOf(env, host, port);
   return {
-    port: integer(env, 'PORT', 8080, 0),
-    host: nonEmpty(env.HOST) ?? '127.0.0.1',
+    port,
+    host,
     dataDir: path.resolve(nonEmpty(env.PARAPH_DATA_DIR) ?? path.join(ROOT_DIR, 'data')),
     databaseUrl: nonEmpty(env.DATABASE_URL),
-    demo: (env.PARAPH_DEMO ?? '1').trim() !== '0',
+    demo: demoMode(env, !publicOrigin.isDerived),
     maxUploadBytes: integer(env, 'PARAPH_MAX_UPLOAD_BYTES', 52_428_800, 1),
+    uploadGrantsPerMinute: integer(env, 'PARAPH_UPLOAD_GRANTS_PER_MINUTE', 30, 1),
+    cleanupIntervalMs: integer(env, 'PARAPH_CLEANUP_INTERVAL_MS', 10 * 60 * 1000, 1000),
     retentionDays: integer(env, 'PARAPH_RETENTION_DAYS', 365, 1),
     errorReportRetentionDays: integer(env, 'PARAPH_ERROR_REPORT_RETENTION_DAYS', 90, 1),
     s3:
@@ -139,10 +188,18 @@ export function loadConfig(env: Env): Config {
       qualified: limit(env, 'PARAPH_SIGN_LIMIT_QUALIFIED', 100),
       advanced: limit(env, 'PARAPH_SIGN_LIMIT_ADVANCED', null),
     },
-    publicOrigin: origin(env, 'PARAPH_PUBLIC_ORIGIN'),
+    publicOrigin: publicOrigin.origin,
+    isPublicOriginDerived: publicOrigin.isDerived,
+    inviteTtlDays: integer(env, 'PARAPH_INVITE_TTL_DAYS', 14, 1),
     geocoderUrl: geocoderService.url,
     geocoderOrigin: geocoderService.origin,
     supportEmailUk: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_UK', DEFAULT_SUPPORT_EMAIL_UK),
     supportEmailNl: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_NL', DEFAULT_SUPPORT_EMAIL_NL),
+    maxPages: integer(env, 'PARAPH_MAX_PAGES', 1000, 1),
+    pdfSandbox: {
+      memoryMb: integer(env, 'PARAPH_RENDER_MEMORY_MB', 256, 32),
+      pageTimeoutMs: integer(env, 'PARAPH_RENDER_PAGE_TIMEOUT_MS', 20_000, 50),
+      maxStreamBytes: integer(env, 'PARAPH_RENDER_MAX_STREAM_BYTES', 128 * 1024 * 1024, 1024),
+    },
   };
 }

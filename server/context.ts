@@ -1,6 +1,6 @@
 // What every handler can reach: the database, the object store, the configuration, the clock, the log and
 // the signer that stamps and signs PDFs.
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
@@ -18,9 +18,7 @@ export type AppDeps = {
 
 export type AuthUser = { id: string; email: string; fullName: string };
 
-export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-export type Handlers = Partial<Record<string, Handler>>;
+export type { Handler, Handlers, OperationId, OperationRequest } from './http/typed-handler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

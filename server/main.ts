@@ -5,11 +5,14 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startImageWorker } from './images/worker.ts';
 import { autodeleteIntervalMs, startAutodeletion } from './jobs/autodeletion.ts';
+import { startCleanup } from './jobs/cleanup.ts';
 import { idpAutoconfirmOptions, startIdpAutoconfirm } from './jobs/idp-autoconfirm.ts';
 import { SIGNING_EXPIRY_INTERVAL_MS, startSigningExpiry } from './documents/signing-expiry.ts';
 import { DEMO_PASSWORD, seedDemo } from './seed.ts';
 
 const IMAGE_POLL_MS = 1000;
+// Shutdown ends within this whatever is running; a load balancer or an orchestrator waits no longer.
+const SHUTDOWN_LIMIT_MS = 9_000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -19,28 +22,50 @@ async function main(): Promise<void> {
   if (config.demo) {
     const seed = await seedDemo(app.deps);
     if (seed.seeded) app.log.info('demo data created');
-    console.log(
-      `Demo accounts (password ${DEMO_PASSWORD}): ${seed.accounts.map((account) => account.email).join(', ')}`,
+    // Loud on purpose: a demo server must never be mistaken for a real deployment.
+    app.log.warn(
+      { demo: true },
+      `DEMO MODE IS ON: anyone can sign in to the demo accounts with the published password, and /dev/outbox shows messages instead of e-mailing them. Set PARAPH_DEMO=0 for real use.`,
+    );
+    console.warn(
+      [
+        '',
+        '!!! DEMO MODE IS ON: not for real documents !!!',
+        `!!! Demo accounts with the known password ${DEMO_PASSWORD}: ${seed.accounts.map((account) => account.email).join(', ')}`,
+        '!!! Messages are not e-mailed: each signed-in person reads theirs at /dev/outbox',
+        '!!! Set PARAPH_DEMO=0 to turn it off.',
+        '',
+      ].join('\n'),
     );
   }
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address() as AddressInfo | null;
   const port = address?.port ?? config.port;
+  // PORT=0 picked a free port: links must name the real one.
+  if (config.isPublicOriginDerived) config.publicOrigin = `http://localhost:${port}`;
   const worker = startImageWorker(app.deps, { pollMs: IMAGE_POLL_MS });
   const autodeletion = startAutodeletion(app.deps, { intervalMs: autodeleteEveryMs });
+  const cleanup = startCleanup(app.deps, { intervalMs: config.cleanupIntervalMs });
   const signingExpiry = startSigningExpiry(app.deps, { intervalMs: SIGNING_EXPIRY_INTERVAL_MS });
   const autoconfirmJob = autoconfirm === null ? null : startIdpAutoconfirm(app.deps, autoconfirm);
-  console.log(`Paraph is running at http://localhost:${port}/app/`);
+  console.log(`Paraph is running at ${config.publicOrigin}/app/`);
 
   let isStopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (isStopping) return;
     isStopping = true;
     app.log.info({ signal }, 'shutting down');
+    // The last resort: a job that ignores its stop, or a connection that never closes, cannot hold the
+    // process. Claimed render jobs are handed back first (worker.stop), so little is left to lose.
+    setTimeout(() => {
+      app.log.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown took too long; exiting now');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     void (async () => {
       try {
         await worker.stop();
         await autodeletion.stop();
+        await cleanup.stop();
         await signingExpiry.stop();
         await autoconfirmJob?.stop();
         await app.close();

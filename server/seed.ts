@@ -1,5 +1,5 @@
-// Demo data for a first start (PARAPH_DEMO != '0'): three people who know each other, a fourth who knows
-// nobody yet and has asked ada to connect, a fifth at his plan's monthly sign limit, everyone's smart
+// Demo data for a first start in demo mode (config.demo): three people who know each other, a fourth who
+// knows nobody yet and has asked ada to connect, a fifth at his plan's monthly sign limit, everyone's smart
 // cards, and a handful of documents in the states a visitor should see (one that cannot be signed).
 // Runs once: when ada@paraph.test exists, nothing happens.
 import { createHash, randomUUID } from 'node:crypto';

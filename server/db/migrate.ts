@@ -9,6 +9,9 @@ import { connectionsMigration } from './migrations/0004_connections.ts';
 import { signaturePlacementsMigration } from './migrations/0005_signature_placements.ts';
 import { signingMigration } from './migrations/0006_signing.ts';
 import { errorReportsMigration } from './migrations/0007_error_reports.ts';
+import { inviteExpiryMigration } from './migrations/0008_invite_expiry.ts';
+import { pageFailuresMigration } from './migrations/0009_page_failures.ts';
+import { storageCleanupMigration } from './migrations/0010_storage_cleanup.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -20,6 +23,9 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0005_signature_placements': signaturePlacementsMigration,
     '0006_signing': signingMigration,
     '0007_error_reports': errorReportsMigration,
+    '0008_invite_expiry': inviteExpiryMigration,
+    '0009_page_failures': pageFailuresMigration,
+    '0010_storage_cleanup': storageCleanupMigration,
   };
 }
 

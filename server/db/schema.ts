@@ -99,6 +99,8 @@ export type DocumentsTable = {
   updated_at: string;
   autodeletion_at: string;
   signed_file_key: string | null;
+  // Migration 0009: JSON array of the page numbers that could not be rendered.
+  unavailable_pages: Generated<string>;
 };
 
 export type DocumentPagesTable = {
@@ -159,6 +161,9 @@ export type JobsTable = {
   locked_until: string | null;
   last_error: string | null;
   created_at: string;
+  // Migration 0009: the first page not yet rendered, and the pages that failed so far (JSON array).
+  next_page: Generated<number>;
+  failed_pages: Generated<string>;
 };
 
 export type AuditEventsTable = {
@@ -192,6 +197,8 @@ export type InvitesTable = {
   created_at: string;
   accepted_at: string | null;
   accepted_by: string | null;
+  // Migration 0008: when an account was created through the link; it then creates no other.
+  used_at: string | null;
 };
 
 export type DocumentHidesTable = { document_id: string; user_id: string; hidden_at: string };
@@ -274,6 +281,16 @@ export type ErrorReportsTable = {
   ip: string;
 };
 
+// Migration 0010: stored objects (or, with is_prefix, folders such as `documents/<id>/`) to remove, written
+// in the transaction that made them garbage and removed by the cleanup job once gone from the store.
+export type PendingDeletionsTable = {
+  id: string;
+  object_key: string;
+  is_prefix: Flag;
+  created_at: string;
+  not_before: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -300,6 +317,7 @@ export type Database = {
   smart_cards: SmartCardsTable;
   document_versions: DocumentVersionsTable;
   error_reports: ErrorReportsTable;
+  pending_deletions: PendingDeletionsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,6 +4,12 @@ import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
 import { applyLifecycleEvent } from '../../machines/document-lifecycle.ts';
 import type { DocumentRow } from '../db/schema.ts';
+import {
+  recordPendingDeletions,
+  removePendingDeletions,
+  type DeletionTarget,
+  type PendingDeletion,
+} from '../storage/pending-deletions.ts';
 import { baseDb, type ActionDb, type DocumentContext } from './access.ts';
 import { persistTransition, recordOf } from './sign-flow-lifecycle.ts';
 
@@ -49,28 +55,46 @@ export async function hideForViewer(
   await audit(db, meta, context.row.id, 'document.deleted_for_participant');
 }
 
-// Removes the document and everything hanging off it (pages, archives, flow, participants, jobs,
-// invites: foreign keys cascade), keeping its audit trail; answers the stored files to delete once the
-// transaction has committed.
+// Removes the document and everything hanging off it (pages, archives, flow, participants, versions, jobs,
+// invites: foreign keys cascade), keeping its audit trail. Its stored files (the original, every signed
+// version, page images, whatever else lives under `documents/<id>/`) are recorded as pending deletions in
+// the same transaction; the caller removes them once it has committed (deleteStoredFiles), and the cleanup
+// job does if that never happens.
 export async function purgeDocument(
   db: ActionDb,
   row: DocumentRow,
   meta: ActionMeta,
   action: 'document.deleted' | 'document.autodeleted',
-): Promise<string[]> {
+): Promise<PendingDeletion[]> {
+  const folder = `documents/${row.id}/`;
   const pages = await db
     .selectFrom('document_pages')
     .select('image_key')
     .where('document_id', '=', row.id)
     .execute();
-  const keys = [row.file_key, ...(row.signed_file_key === null ? [] : [row.signed_file_key])];
-  keys.push(...pages.map((page) => page.image_key));
+  const versions = await db
+    .selectFrom('document_versions')
+    .select('file_key')
+    .where('document_id', '=', row.id)
+    .where('file_key', 'is not', null)
+    .execute();
+  const keys = new Set([
+    row.file_key,
+    ...(row.signed_file_key === null ? [] : [row.signed_file_key]),
+    ...pages.map((page) => page.image_key),
+    ...versions.flatMap((version) => (version.file_key === null ? [] : [version.file_key])),
+  ]);
+  // Keys are made under the document's folder; any that is not is named on its own.
+  const targets: DeletionTarget[] = [
+    { key: folder, isPrefix: true },
+    ...[...keys].filter((key) => !key.startsWith(folder)).map((key) => ({ key, isPrefix: false })),
+  ];
   await db.deleteFrom('documents').where('id', '=', row.id).execute();
   await audit(db, meta, row.id, action, {
     originalFilename: row.original_filename,
     sha256: row.sha256,
   });
-  return keys;
+  return recordPendingDeletions(baseDb(db), targets, { now: meta.now });
 }
 
 // The owner's delete: a running flow is cancelled first, through the lifecycle like the owner's cancel,
@@ -80,7 +104,7 @@ export async function deleteAsOwner(
   db: ActionDb,
   context: DocumentContext,
   meta: ActionMeta,
-): Promise<string[]> {
+): Promise<PendingDeletion[]> {
   const { flow, row, participants } = context;
   if (flow !== null) {
     const before = recordOf(row, flow, participants);
@@ -96,13 +120,8 @@ export async function deleteAsOwner(
   return purgeDocument(db, row, meta, 'document.deleted');
 }
 
-// After the commit: the database is the truth, so a file the store fails to delete is only logged.
-export async function deleteStoredFiles(deps: AppDeps, keys: readonly string[]): Promise<void> {
-  const results = await Promise.allSettled(keys.map((key) => deps.store.delete(key)));
-  results.forEach((result, index) => {
-    if (result.status === 'rejected') {
-      const error = result.reason instanceof Error ? result.reason.name : 'Error';
-      deps.log.warn({ key: keys[index], error }, 'stored file of a deleted document could not be removed');
-    }
-  });
+// After the commit, at once. A file the store fails to delete is only logged: its pending deletion stays,
+// and the cleanup job retries it.
+export async function deleteStoredFiles(deps: AppDeps, deletions: readonly PendingDeletion[]): Promise<void> {
+  await removePendingDeletions(deps, deletions);
 }

@@ -9,6 +9,9 @@ import { documentPermissions, type DocumentPermissions } from './permissions.ts'
 
 // Storage links are short-lived: an <img>, pdfjs or a download needs no header and no token.
 export const FILE_URL_TTL_SECONDS = 15 * 60;
+// A page that could not be rendered keeps its place in `publicImagesFileUrls` (clients index pages by
+// position) with this image of the app's, which carries no text to translate.
+export const UNAVAILABLE_PAGE_IMAGE_PATH = '/app/page-unavailable.svg';
 
 export type DocumentAttributes = DocumentPermissions & {
   originalFilename: string;
@@ -30,6 +33,7 @@ export type DocumentAttributes = DocumentPermissions & {
   reviewerCount: number;
   approvedCount: number;
   publicImagesFileUrls: string[];
+  unavailablePages: number[];
   pdfUrl: string | null;
   pdfDownloadUrl: string | null;
   smartCardType: (typeof SMART_CARD_TYPES)[number] | null;
@@ -61,7 +65,7 @@ type Related = {
   flows: Map<string, SignFlowRow>;
   participants: Map<string, RelatedParticipant[]>;
   archived: Set<string>;
-  pages: Map<string, string[]>;
+  pages: Map<string, Map<number, string>>;
   // The level of the last signature of each signed document ([5/6]).
   cardTypes: Map<string, string>;
 };
@@ -121,7 +125,7 @@ async function loadRelated(
       ? Promise.resolve([])
       : db
           .selectFrom('document_pages')
-          .select(['document_id', 'image_key'])
+          .select(['document_id', 'page_number', 'image_key'])
           .where('document_id', 'in', readyIds)
           .orderBy('document_id')
           .orderBy('page_number')
@@ -143,8 +147,8 @@ async function loadRelated(
   for (const flow of flows) related.flows.set(flow.document_id, flow);
   for (const documentId of archivedIds) related.archived.add(documentId);
   for (const page of pages) {
-    const keys = related.pages.get(page.document_id) ?? [];
-    keys.push(page.image_key);
+    const keys = related.pages.get(page.document_id) ?? new Map<number, string>();
+    keys.set(page.page_number, page.image_key);
     related.pages.set(page.document_id, keys);
   }
   for (const { document_id: documentId, ...participant } of participants) {
@@ -153,6 +157,28 @@ async function loadRelated(
     related.participants.set(documentId, list);
   }
   return related;
+}
+
+function parsePageNumbers(json: string): number[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((value): value is number => Number.isInteger(value)) : [];
+}
+
+// One entry per page, in page order: the image's key, or null for a page that could not be rendered (or,
+// in a re-render, has none yet).
+function pageImageKeys(keys: ReadonlyMap<number, string>, unavailablePages: readonly number[]): (string | null)[] {
+  const unavailable = new Set(unavailablePages);
+  const lastPage = Math.max(0, ...keys.keys(), ...unavailable);
+  const result: (string | null)[] = [];
+  for (let page = 1; page <= lastPage; page += 1) {
+    result.push(unavailable.has(page) ? null : (keys.get(page) ?? null));
+  }
+  return result;
+}
+
+function unavailablePageUrl(deps: AppDeps): string {
+  const origin = deps.config.publicOrigin;
+  return origin === null ? UNAVAILABLE_PAGE_IMAGE_PATH : `${origin}${UNAVAILABLE_PAGE_IMAGE_PATH}`;
 }
 
 async function toResource(
@@ -179,7 +205,9 @@ async function toResource(
   });
   const signatories = participants.filter((participant) => participant.role === 'signatory');
   const reviewers = participants.filter((participant) => participant.role === 'reviewer');
-  const imageKeys = related.pages.get(row.id) ?? [];
+  const isReady = row.images_state === 'ready';
+  const unavailablePages = isReady ? parsePageNumbers(row.unavailable_pages) : [];
+  const imageKeys = pageImageKeys(related.pages.get(row.id) ?? new Map(), unavailablePages);
   const isSigned = row.state === 'signed';
 
   const [pdfUrl, publicImagesFileUrls, pdfDownloadUrl] = await Promise.all([
@@ -189,7 +217,9 @@ async function toResource(
     }),
     Promise.all(
       imageKeys.map((key) =>
-        store.signedGetUrl(key, { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'image/png' }),
+        key === null
+          ? unavailablePageUrl(deps)
+          : store.signedGetUrl(key, { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'image/png' }),
       ),
     ),
     isSigned
@@ -224,6 +254,7 @@ async function toResource(
       reviewerCount: reviewers.length,
       approvedCount: reviewers.filter((participant) => participant.state === 'approved').length,
       publicImagesFileUrls,
+      unavailablePages,
       pdfUrl,
       pdfDownloadUrl,
       smartCardType: isSigned

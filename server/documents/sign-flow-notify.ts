@@ -3,6 +3,7 @@
 // notification to each participant whose turn has just come. Plain text only: the file name, the owner's
 // name and the comment are user text and never become markup.
 import { randomUUID } from 'node:crypto';
+import { DAY_MS } from '../config.ts';
 import type { ParticipantRow } from '../db/schema.ts';
 import type { ActionDb } from './access.ts';
 import type { LifecycleParticipant } from './sign-flow-lifecycle.ts';
@@ -10,6 +11,11 @@ import type { LifecycleParticipant } from './sign-flow-lifecycle.ts';
 export const invitePath = (inviteId: string): string => `/app/signflowmember/invite/${inviteId}`;
 export const signUpPath = (inviteId: string): string => `/sign_up?invite=${encodeURIComponent(inviteId)}`;
 export const documentPath = (documentId: string): string => `/app/document/${documentId}`;
+
+/** Invites created before this moment have expired (PARAPH_INVITE_TTL_DAYS). */
+export function inviteCutoff(now: Date, inviteTtlDays: number): string {
+  return new Date(now.getTime() - inviteTtlDays * DAY_MS).toISOString();
+}
 
 export type FlowMessageContext = {
   documentId: string;
@@ -39,12 +45,14 @@ function roleText(role: ParticipantRow['role']): string {
 
 /**
  * Invites every given participant whose address has no account and no open invite to this document yet
- * (someone added again keeps the link they already have). Answers the new invites' ids by address.
+ * (someone added again keeps the link they already have, unless it has expired or been used). Answers
+ * the new invites' ids by address.
  */
 export async function inviteNewcomers(
   db: ActionDb,
   context: FlowMessageContext,
   participants: readonly Pick<ParticipantRow, 'email' | 'user_id' | 'role'>[],
+  inviteTtlDays: number,
 ): Promise<Map<string, string>> {
   const invites = new Map<string, string>();
   for (const participant of participants) {
@@ -55,6 +63,8 @@ export async function inviteNewcomers(
       .where('document_id', '=', context.documentId)
       .where('email', '=', participant.email)
       .where('accepted_at', 'is', null)
+      .where('used_at', 'is', null)
+      .where('created_at', '>', inviteCutoff(context.now, inviteTtlDays))
       .executeTakeFirst();
     if (open !== undefined) continue;
     const id = randomUUID();

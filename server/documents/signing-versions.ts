@@ -1,9 +1,7 @@
 // Document versions ([5/6]): one request to sign, answered in the identity app. Shared by the API
 // (server/handlers/signing.ts), the confirmation (signing-confirm.ts) and the expiry job.
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { components } from '../../openapi/schema';
-import type { Config } from '../config.ts';
 import type { Database, DocumentVersionRow, DocumentVersionState } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -33,11 +31,7 @@ export function confirmationPath(versionId: string): string {
   return `/idp/requests/${versionId}`;
 }
 
-/** PARAPH_PUBLIC_ORIGIN, else the request's protocol and host (X-Forwarded-* when the proxy is trusted). */
-export function publicOrigin(req: FastifyRequest, config: Pick<Config, 'publicOrigin'>): string {
-  return config.publicOrigin ?? `${req.protocol}://${req.host}`;
-}
-
+// `origin` is the configured public origin (config.publicOrigin), never the request's Host.
 export function serializeVersion(version: DocumentVersionRow, origin: string): ContractVersion {
   return {
     id: version.id,

@@ -1,9 +1,9 @@
 // GET /documents/{id}/audit_trail: the document's audit trail as a PDF, for whoever may see the document
 // (the owner and the participants; anyone else gets the same 404 as for an unknown id). Reading the
 // trail changes nothing, so it is not an audit event itself.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { currentUser } from '../auth/current-user.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
 // The app saves the file under the same name (the rule lives with the app's download machine).
 import { auditTrailFileName } from '../../machines/audit-trail-download.machine.ts';
 import { buildAuditTrailPdf, type AuditTrailEvent } from '../documents/audit-trail-pdf.ts';
@@ -21,10 +21,10 @@ function parseDetails(raw: string): Record<string, unknown> {
   }
 }
 
-async function getDocumentAuditTrail(req: FastifyRequest, reply: FastifyReply) {
+async function getDocumentAuditTrail(req: OperationRequest<'getDocumentAuditTrail'>, reply: FastifyReply) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const document = await loadVisibleDocument(deps, id, viewer);
   const [owner, rows] = await Promise.all([
     deps.db

@@ -1,6 +1,7 @@
 // getTokens and logOut: the bridge between the sign-in page's cookie and the app's bearer token.
 import type {} from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { sessionCookieAttributes } from '../auth/cookies.ts';
 import { safeReturnTo } from '../auth/return-to.ts';
 import {
   bearerToken,
@@ -10,12 +11,12 @@ import {
   revokeSession,
   SESSION_COOKIE,
 } from '../auth/tokens.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
 import { unauthorized } from '../http/errors.ts';
 
 export const LOG_OUT_DEFAULT_RETURN = '/app/login';
 
-async function getTokens(req: FastifyRequest, reply: FastifyReply) {
+async function getTokens(req: OperationRequest<'getTokens'>, reply: FastifyReply) {
   const { db, clock } = req.server.deps;
   const cookie = req.cookies[SESSION_COOKIE];
   const now = clock();
@@ -26,8 +27,8 @@ async function getTokens(req: FastifyRequest, reply: FastifyReply) {
   return { access_token: token, token_type: 'Bearer', expires_in: expiresInSeconds };
 }
 
-async function logOut(req: FastifyRequest, reply: FastifyReply) {
-  const { db, clock } = req.server.deps;
+async function logOut(req: OperationRequest<'logOut'>, reply: FastifyReply) {
+  const { db, clock, config } = req.server.deps;
   const now = clock();
   const cookie = req.cookies[SESSION_COOKIE];
   if (cookie !== undefined) {
@@ -36,13 +37,8 @@ async function logOut(req: FastifyRequest, reply: FastifyReply) {
   }
   const token = bearerToken(req.headers.authorization);
   if (token !== null) await revokeAccessToken(db, token, now);
-  const query = req.query as Record<string, unknown>;
-  reply.clearCookie(SESSION_COOKIE, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.protocol === 'https',
-  });
+  const query = req.query;
+  reply.clearCookie(SESSION_COOKIE, sessionCookieAttributes(config));
   return reply.redirect(safeReturnTo(query.return_to, LOG_OUT_DEFAULT_RETURN), 303);
 }
 

@@ -2,10 +2,10 @@
 // the request is pending: accept, refuse and cancel delete it. An invitation to an address without an
 // account waits with `to_user_id` null until an account with that address makes its first call.
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
-import type { AppDeps, AuthUser, Handlers } from '../context.ts';
+import type { AppDeps, AuthUser, Handlers, OperationRequest } from '../context.ts';
 import { toCount } from '../db/database.ts';
 import type { ConnectionRequestsTable, Database, UserRow } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -132,7 +132,7 @@ export async function countIncomingRequests(deps: AppDeps, viewer: AuthUser): Pr
   return toCount(row?.n);
 }
 
-async function listConnectionRequests(req: FastifyRequest) {
+async function listConnectionRequests(req: OperationRequest<'listConnectionRequests'>) {
   const viewer = currentUser(req);
   const { db } = req.server.deps;
   await claimInvitations(db, viewer);
@@ -151,8 +151,6 @@ async function listConnectionRequests(req: FastifyRequest) {
     included: await profilesByIds(db, others),
   };
 }
-
-type CreateBody = { connection_request?: { to?: string; invitation_email_address?: string } };
 
 function conflict(code: string, message: string): ApiError {
   return new ApiError(409, code, message);
@@ -188,11 +186,11 @@ async function refusalBetween(
     : conflict('connection_request_received', 'This person has already asked you to connect.');
 }
 
-async function createConnectionRequest(req: FastifyRequest, reply: FastifyReply) {
+async function createConnectionRequest(req: OperationRequest<'createConnectionRequest'>, reply: FastifyReply) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const { db } = deps;
-  const input = (req.body as CreateBody | undefined)?.connection_request ?? {};
+  const input = req.body.connection_request;
   if (input.to !== undefined && input.invitation_email_address !== undefined) {
     throw new ApiError(400, 'invalid_request', 'Send either to or invitation_email_address, not both.', {
       field: 'connection_request',
@@ -264,10 +262,10 @@ async function createConnectionRequest(req: FastifyRequest, reply: FastifyReply)
 // Only the recipient may accept. The request row is deleted in the same transaction that creates the
 // connection, and only the call that actually deleted it goes on: a second (or concurrent) accept of the
 // same request finds nothing to delete and answers 404, so there is never a second connection.
-async function acceptConnectionRequest(req: FastifyRequest) {
+async function acceptConnectionRequest(req: OperationRequest<'acceptConnectionRequest'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const connectionId = await deps.db.transaction().execute(async (trx) => {
     const request = await trx
       .selectFrom('connection_requests')
@@ -307,9 +305,9 @@ async function acceptConnectionRequest(req: FastifyRequest) {
   return { data: connectionResource(row), included: [connectedProfile(row)] };
 }
 
-async function refuseConnectionRequest(req: FastifyRequest, reply: FastifyReply) {
+async function refuseConnectionRequest(req: OperationRequest<'refuseConnectionRequest'>, reply: FastifyReply) {
   const viewer = currentUser(req);
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const result = await req.server.deps.db
     .deleteFrom('connection_requests')
     .where('id', '=', id)
@@ -319,9 +317,9 @@ async function refuseConnectionRequest(req: FastifyRequest, reply: FastifyReply)
   return reply.status(204).send();
 }
 
-async function deleteConnectionRequest(req: FastifyRequest, reply: FastifyReply) {
+async function deleteConnectionRequest(req: OperationRequest<'deleteConnectionRequest'>, reply: FastifyReply) {
   const viewer = currentUser(req);
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const result = await req.server.deps.db
     .deleteFrom('connection_requests')
     .where('id', '=', id)

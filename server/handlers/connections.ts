@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
-import type { AppDeps, Handlers } from '../context.ts';
+import type { AppDeps, Handlers, OperationRequest } from '../context.ts';
 import { toCount } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { RateLimitVerdict } from '../auth/rate-limit.ts';
@@ -186,7 +186,7 @@ export async function loadConnection(
   return connectionQuery(db, viewerId).where('connections.id', '=', connectionId).executeTakeFirst();
 }
 
-async function listConnections(req: FastifyRequest) {
+async function listConnections(req: OperationRequest<'listConnections'>) {
   const viewer = currentUser(req);
   const rows = await connectionQuery(req.server.deps.db, viewer.id)
     .orderBy('users.full_name')
@@ -197,9 +197,9 @@ async function listConnections(req: FastifyRequest) {
 
 // One row per pair, so deleting it ends the connection for both people. Sign groups keep the former
 // connection as a member; saving such a group is refused (not_a_connection) until they are removed.
-async function deleteConnection(req: FastifyRequest, reply: FastifyReply) {
+async function deleteConnection(req: OperationRequest<'deleteConnection'>, reply: FastifyReply) {
   const viewer = currentUser(req);
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const result = await req.server.deps.db
     .deleteFrom('connections')
     .where('id', '=', id)

@@ -2,7 +2,8 @@
 // participant's "delete for me" applied.
 import type { FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/current-user.ts';
-import type { AppDeps, AuthUser, Handlers } from '../context.ts';
+import type { AppDeps, AuthUser, Handlers, OperationRequest } from '../context.ts';
+import type { RequestWithId } from '../http/typed-handler.ts';
 import {
   actionDb,
   actionNotAllowed,
@@ -22,6 +23,7 @@ import {
 import { participantActionPending } from '../documents/permissions.ts';
 import { serializeDocuments } from '../documents/serialize.ts';
 import { ApiError } from '../http/errors.ts';
+import type { PendingDeletion } from '../storage/pending-deletions.ts';
 
 export function actionMeta(req: FastifyRequest, viewer: AuthUser): ActionMeta {
   const userAgent = req.headers['user-agent'];
@@ -124,7 +126,7 @@ async function remove(req: FastifyRequest, ids: string[], bulk: boolean): Promis
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);
   const keys = await forDocuments(deps, viewer, ids, { bulk, blocks: deleteBlock }, async (db, found) => {
-    const files: string[] = [];
+    const files: PendingDeletion[] = [];
     for (const context of found) {
       if (context.permissions.isOwner) files.push(...(await deleteAsOwner(db, context, meta)));
       else await hideForViewer(db, context, meta, viewer.id);
@@ -134,12 +136,12 @@ async function remove(req: FastifyRequest, ids: string[], bulk: boolean): Promis
   await deleteStoredFiles(deps, keys);
 }
 
-function bodyIds(req: FastifyRequest): string[] {
-  return (req.body as { id: string[] }).id;
+function bodyIds(req: OperationRequest<'archiveDocuments' | 'deleteDocuments'>): string[] {
+  return req.body.id;
 }
 
-function pathId(req: FastifyRequest): string {
-  return (req.params as { id: string }).id;
+function pathId(req: RequestWithId): string {
+  return req.params.id;
 }
 
 export const documentActionHandlers: Handlers = {

@@ -5,14 +5,13 @@
 // with one conditional update, so every instance shares the limit. The first request, sent by the sign
 // call, does not count, so a resend right after it is allowed.
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
 import type { Config } from '../config.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { versionForSigner } from '../documents/signing-confirm.ts';
-import { publicOrigin } from '../documents/signing-versions.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { idpRequestPath, smartCardLevelLabel } from '../pages/idp-render.ts';
 import type { SmartCardType } from '../signing/smart-card-type.ts';
@@ -24,13 +23,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notPending = (): ApiError =>
   new ApiError(409, 'version_not_pending', 'This signature request has been answered already.');
 
-/** The absolute link a phone opens (the QR code and the message carry the same). */
-export function confirmationUrl(
-  config: Pick<Config, 'publicOrigin'>,
-  req: FastifyRequest,
-  versionId: string,
-): string {
-  return `${publicOrigin(req, config)}${idpRequestPath(versionId)}`;
+/** The absolute link a phone opens (the QR code and the message carry the same), on the configured origin. */
+export function confirmationUrl(config: Pick<Config, 'publicOrigin'>, versionId: string): string {
+  return `${config.publicOrigin}${idpRequestPath(versionId)}`;
 }
 
 export type ConfirmationRequest = {
@@ -65,10 +60,10 @@ export async function sendConfirmationRequest(
     .execute();
 }
 
-async function resendDocumentVersionNotification(req: FastifyRequest, reply: FastifyReply) {
+async function resendDocumentVersionNotification(req: OperationRequest<'resendDocumentVersionNotification'>, reply: FastifyReply) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
-  const id = (req.params as { id: string }).id.toLowerCase();
+  const id = req.params.id.toLowerCase();
   const version = UUID.test(id) ? await versionForSigner(deps, id, viewer.id) : null;
   if (version === null) throw notFound('Document version not found.');
   if (version.state !== 'pending') throw notPending();
@@ -101,7 +96,7 @@ async function resendDocumentVersionNotification(req: FastifyRequest, reply: Fas
     filename: version.filename,
     smartCardType: version.smartCardType,
     location: version.location,
-    confirmationUrl: confirmationUrl(deps.config, req, version.id),
+    confirmationUrl: confirmationUrl(deps.config, version.id),
     now,
   });
   return reply.status(204).send();

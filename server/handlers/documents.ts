@@ -1,7 +1,6 @@
 // The document lists and the document details.
-import type { FastifyRequest } from 'fastify';
 import { currentUser } from '../auth/current-user.ts';
-import type { Handler, Handlers } from '../context.ts';
+import type { Handler, Handlers, OperationId, OperationRequest } from '../context.ts';
 import { listDocuments, type SortColumn, type SortDirection } from '../documents/list-query.ts';
 import type { DocumentCategory } from '../documents/permissions.ts';
 import { loadVisibleDocument, serializeDocument, serializeDocuments } from '../documents/serialize.ts';
@@ -43,11 +42,14 @@ function pageLink(path: string, params: ListParams, page: number): string {
   return `${path}?${query.toString()}`;
 }
 
-function listHandler(category: DocumentCategory): Handler {
-  return async (req: FastifyRequest) => {
+// Every list operation takes the same query, so one handler serves them all.
+type DocumentListOperation = Extract<OperationId, `list${string}Documents`>;
+
+function listHandler(category: DocumentCategory): Handler<DocumentListOperation> {
+  return async (req) => {
     const viewer = currentUser(req);
     const deps = req.server.deps;
-    const params = readListParams(req.query as Record<string, unknown>);
+    const params = readListParams(req.query);
     const { rows, totalPages } = await listDocuments(deps, viewer, {
       category,
       search: params.search,
@@ -71,10 +73,10 @@ function listHandler(category: DocumentCategory): Handler {
   };
 }
 
-async function getDocument(req: FastifyRequest) {
+async function getDocument(req: OperationRequest<'getDocument'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const row = await loadVisibleDocument(deps, id, viewer);
   return { data: await serializeDocument(deps, row, viewer) };
 }

@@ -5,22 +5,14 @@
 // token) is ever stored. Reports are limited per client address, counted in the table itself so every
 // instance shares the limit; only the id and the route are logged, never the message or the stack.
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Handlers } from '../context.ts';
+import type { FastifyReply } from 'fastify';
+import type { Handlers, OperationRequest } from '../context.ts';
 import { toCount } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendTooManyRequests } from './connections.ts';
 
 export const ERROR_REPORT_LIMIT = { max: 10, windowMs: 60_000 } as const;
 export const USER_AGENT_MAX_LENGTH = 512;
-
-type ErrorReportBody = {
-  message: string;
-  stack?: string;
-  url: string;
-  version?: string;
-  userAgent?: string;
-};
 
 const invalid = (field: string, message: string): ApiError =>
   new ApiError(400, 'invalid_request', message, { field, validations: { [field]: [message] } });
@@ -47,8 +39,8 @@ function shortened(text: string | undefined, maxLength = Infinity): string | nul
   return trimmed === '' ? null : trimmed.slice(0, maxLength);
 }
 
-async function createErrorReport(req: FastifyRequest, reply: FastifyReply) {
-  const body = req.body as ErrorReportBody;
+async function createErrorReport(req: OperationRequest<'createErrorReport'>, reply: FastifyReply) {
+  const body = req.body;
   const message = body.message.trim();
   if (message === '') throw invalid('message', 'The message must not be blank.');
   const route = routeOf(body.url);

@@ -1,19 +1,18 @@
 // Accepting an invite: the caller (signed in with the invited address) is linked to the participant rows
 // of that address, and gets the documents it opens.
-import type { FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
 import { actionDb, baseDb } from '../documents/access.ts';
 import { serializeDocuments } from '../documents/serialize.ts';
 import { notFound } from '../http/errors.ts';
 import { actionMeta } from './document-actions.ts';
 
-async function acceptInvite(req: FastifyRequest) {
+async function acceptInvite(req: OperationRequest<'acceptInvite'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);
-  const { invite_id: inviteId } = req.body as { invite_id: string };
+  const { invite_id: inviteId } = req.body;
   const accepted = await deps.db.transaction().execute(async (trx) => {
     const db = actionDb(trx);
     const invite = await db.selectFrom('invites').selectAll().where('id', '=', inviteId).executeTakeFirst();

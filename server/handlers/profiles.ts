@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { sql, type SqlBool } from 'kysely';
-import type { AppDeps, AuthUser, Handlers } from '../context.ts';
+import type { AppDeps, AuthUser, Handlers, OperationRequest } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
 import { countDocuments, likePattern } from '../documents/list-query.ts';
 import { currentUser } from '../auth/current-user.ts';
@@ -65,13 +65,11 @@ async function loadUser(deps: AppDeps, id: string): Promise<UserRow> {
   return user;
 }
 
-async function getProfile(req: FastifyRequest) {
+async function getProfile(req: OperationRequest<'getProfile'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   return { data: await serializeProfile(deps, await loadUser(deps, viewer.id), viewer) };
 }
-
-type SettingsBody = { settings?: Record<string, unknown> };
 
 function invalid(field: string, message: string): ApiError {
   return new ApiError(400, 'invalid_request', `Invalid body: ${field} ${message}.`, {
@@ -80,11 +78,11 @@ function invalid(field: string, message: string): ApiError {
   });
 }
 
-async function updateProfileSettings(req: FastifyRequest) {
+async function updateProfileSettings(req: OperationRequest<'updateProfileSettings'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   // The contract has validated the shape already; these checks restate the rules the database relies on.
-  const settings = (req.body as SettingsBody | undefined)?.settings ?? {};
+  const settings = req.body.settings;
   const changes: { welcome_screen_watched?: 0 | 1; locale?: Locale; location?: string } = {};
   if ('welcome_screen_watched' in settings) {
     if (typeof settings.welcome_screen_watched !== 'boolean')
@@ -115,10 +113,10 @@ export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_MAX_RESULTS = 5;
 export const SEARCH_LIMIT: UserRateLimit = { action: 'profile_search', max: 30, windowMs: 60 * 1000 };
 
-async function searchProfiles(req: FastifyRequest, reply: FastifyReply) {
+async function searchProfiles(req: OperationRequest<'searchProfiles'>, reply: FastifyReply) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
-  const query = ((req.query as { query?: string } | undefined)?.query ?? '').trim();
+  const query = req.query.query.trim();
   if (query.length < SEARCH_MIN_LENGTH) {
     throw new ApiError(422, 'query_too_short', `The search needs at least ${SEARCH_MIN_LENGTH} characters.`, {
       field: 'query',

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
-import type { AuthUser, Handlers } from '../context.ts';
+import type { AuthUser, Handlers, OperationRequest } from '../context.ts';
+import type { RequestWithId } from '../http/typed-handler.ts';
 import type { ParticipantRole, ParticipantRow, SignFlowRow } from '../db/schema.ts';
 import {
   actionDb,
@@ -40,8 +41,8 @@ import { serializeSignFlow } from '../documents/sign-flow-serialize.ts';
 import { ApiError } from '../http/errors.ts';
 import { actionMeta } from './document-actions.ts';
 
-function pathId(req: FastifyRequest): string {
-  return (req.params as { id: string }).id;
+function pathId(req: RequestWithId): string {
+  return req.params.id;
 }
 
 function audit(db: ActionDb, meta: ActionMeta, documentId: string, action: string, details: object) {
@@ -56,7 +57,7 @@ function audit(db: ActionDb, meta: ActionMeta, documentId: string, action: strin
   });
 }
 
-async function loadLocked(db: ActionDb, req: FastifyRequest, viewer: AuthUser): Promise<DocumentContext> {
+async function loadLocked(db: ActionDb, req: RequestWithId, viewer: AuthUser): Promise<DocumentContext> {
   const context = await loadDocumentContext(db, pathId(req), viewer, { lock: isPostgres(req.server.deps) });
   if (context === null) throw documentNotFound();
   return context;
@@ -116,7 +117,7 @@ async function accountsByEmail(db: ActionDb, emails: readonly string[]): Promise
   return new Map(users.map((user) => [user.email.toLowerCase(), user.id]));
 }
 
-async function saveSignFlow(req: FastifyRequest, mode: 'create' | 'edit'): Promise<{ flowId: string }> {
+async function saveSignFlow(req: OperationRequest<'createSignFlow' | 'updateSignFlow'>, mode: 'create' | 'edit'): Promise<{ flowId: string }> {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);
@@ -267,7 +268,7 @@ async function saveSignFlow(req: FastifyRequest, mode: 'create' | 'edit'): Promi
     const messages = await messageContext(db, context, { id: flowId, comment: input.comment }, meta.now);
     const before = new Set(context.participants.map((row) => `${row.role}:${row.email}`));
     const added = rows.filter((row) => mode === 'create' || !before.has(`${row.role}:${row.email}`));
-    const invited = await inviteNewcomers(db, messages, added);
+    const invited = await inviteNewcomers(db, messages, added, deps.config.inviteTtlDays);
     await notifyDue(db, messages, newlyDue(step), rows, new Set(invited.keys()));
     await audit(db, meta, context.row.id, mode === 'create' ? 'sign_flow.created' : 'sign_flow.updated', {
       signFlowId: flowId,
@@ -279,7 +280,8 @@ async function saveSignFlow(req: FastifyRequest, mode: 'create' | 'edit'): Promi
       minimumRequiredSigns: input.minimumRequiredSigns,
       signPageNumber: input.signPageNumber,
       placements: input.placements.length,
-      invites: [...invited.values()],
+      // The addresses, not the invites' ids: an id is the sign-up link itself.
+      invited: [...invited.keys()],
     });
     return { flowId };
   });
@@ -300,7 +302,7 @@ async function answerSignFlow(req: FastifyRequest, reply: FastifyReply, status: 
 type FlowAction = (db: ActionDb, context: DocumentContext, meta: ActionMeta) => Promise<void>;
 
 // Runs one flow action on the locked document, then answers the document as the caller now sees it.
-async function flowAction(req: FastifyRequest, act: FlowAction) {
+async function flowAction(req: RequestWithId, act: FlowAction) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);
@@ -416,7 +418,7 @@ export const signFlowHandlers: Handlers = {
   approveDocument: (req) => flowAction(req, approve),
   rejectDocument: (req) => flowAction(req, reject),
   refuseSignFlow: (req) => {
-    const reason = (req.body as { reason?: string } | undefined)?.reason?.trim() ?? '';
+    const reason = req.body.reason?.trim() ?? '';
     return flowAction(req, refuseWith(reason === '' ? null : reason));
   },
   cancelSignFlow: (req) => flowAction(req, cancel),

@@ -1,10 +1,11 @@
 // Sign groups: a named, ordered set of the owner's connections (docs/decisions.md, "Connections and sign
 // groups"). Someone else's group answers 404 like an unknown id.
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
+import type { RequestBody } from '../http/typed-handler.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { connectedIds } from './connections.ts';
@@ -76,17 +77,15 @@ async function answerOne(db: Kysely<Database>, group: GroupRow) {
   return { data: data[0], included };
 }
 
-type GroupBody = { sign_group?: { description?: unknown; pseudonyms?: unknown } };
-
 // The app turns `validation.name` and `validation.members` into the spec's
 // connections.group.edit.validation.* texts, and names the members listed in `blockedIds`.
 async function validGroup(
   db: Kysely<Database>,
   ownerId: string,
-  body: unknown,
+  body: RequestBody<'createSignGroup'>,
 ): Promise<{ description: string; members: string[] }> {
-  const input = (body as GroupBody | undefined)?.sign_group ?? {};
-  const description = typeof input.description === 'string' ? input.description.trim() : '';
+  const input = body.sign_group;
+  const description = input.description.trim();
   if (description === '') {
     throw new ApiError(422, 'validation.name', 'You must provide a group name.', {
       field: 'description',
@@ -104,10 +103,7 @@ async function validGroup(
       },
     );
   }
-  const listed = Array.isArray(input.pseudonyms)
-    ? input.pseudonyms.filter((id): id is string => typeof id === 'string')
-    : [];
-  const members = [...new Set(listed)];
+  const members = [...new Set(input.pseudonyms)];
   if (members.length === 0) {
     throw new ApiError(422, 'validation.members', 'You must add at least one user to the group.', {
       field: 'pseudonyms',
@@ -126,7 +122,7 @@ async function validGroup(
   return { description, members };
 }
 
-async function listSignGroups(req: FastifyRequest) {
+async function listSignGroups(req: OperationRequest<'listSignGroups'>) {
   const viewer = currentUser(req);
   const { db } = req.server.deps;
   const groups = await db
@@ -145,10 +141,10 @@ async function listSignGroups(req: FastifyRequest) {
   );
 }
 
-async function getSignGroup(req: FastifyRequest) {
+async function getSignGroup(req: OperationRequest<'getSignGroup'>) {
   const viewer = currentUser(req);
   const { db } = req.server.deps;
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   return answerOne(db, await ownGroup(db, viewer.id, id));
 }
 
@@ -160,7 +156,7 @@ async function writeMembers(db: Kysely<Database>, groupId: string, members: stri
     .execute();
 }
 
-async function createSignGroup(req: FastifyRequest, reply: FastifyReply) {
+async function createSignGroup(req: OperationRequest<'createSignGroup'>, reply: FastifyReply) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const { description, members } = await validGroup(deps.db, viewer.id, req.body);
@@ -177,10 +173,10 @@ async function createSignGroup(req: FastifyRequest, reply: FastifyReply) {
   return reply.status(201).send(await answerOne(deps.db, group));
 }
 
-async function updateSignGroup(req: FastifyRequest) {
+async function updateSignGroup(req: OperationRequest<'updateSignGroup'>) {
   const viewer = currentUser(req);
   const { db } = req.server.deps;
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const existing = await ownGroup(db, viewer.id, id);
   const { description, members } = await validGroup(db, viewer.id, req.body);
   await db.transaction().execute(async (trx) => {
@@ -190,9 +186,9 @@ async function updateSignGroup(req: FastifyRequest) {
   return answerOne(db, { ...existing, description });
 }
 
-async function deleteSignGroup(req: FastifyRequest, reply: FastifyReply) {
+async function deleteSignGroup(req: OperationRequest<'deleteSignGroup'>, reply: FastifyReply) {
   const viewer = currentUser(req);
-  const { id } = req.params as { id: string };
+  const { id } = req.params;
   const result = await req.server.deps.db
     .deleteFrom('sign_groups')
     .where('id', '=', id)

@@ -3,11 +3,10 @@
 // version's state. The sign call only records the request: the document enters `signing` when the
 // signer confirms (server/documents/signing-confirm.ts).
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { components } from '../../openapi/schema';
 import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
-import type { Handlers } from '../context.ts';
+import type { Handlers, OperationRequest } from '../context.ts';
 import { canApply } from '../../machines/document-lifecycle.ts';
 import {
   actionDb,
@@ -22,7 +21,6 @@ import { ownSmartCard, serializeSmartCard, smartCardsOf } from '../documents/sig
 import {
   expirePendingVersions,
   ownVersion,
-  publicOrigin,
   serializeVersion,
   VERSION_TTL_MS,
   versionNotFound,
@@ -102,13 +100,13 @@ function soloPlacementOf(input: ParsedSign, pageCount: number) {
   return { sign_page_number: page, page_number: page, top_fraction: top, left_fraction: left };
 }
 
-async function signDocument(req: FastifyRequest) {
+async function signDocument(req: OperationRequest<'signDocument'>) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);
-  const documentId = (req.params as { id: string }).id;
-  const input = parseSignBody(req.body as SignRequest);
-  const origin = publicOrigin(req, deps.config);
+  const documentId = req.params.id;
+  const input = parseSignBody(req.body);
+  const origin = deps.config.publicOrigin;
 
   const version = await deps.db.transaction().execute(async (trx) => {
     const db = actionDb(trx);
@@ -181,7 +179,7 @@ async function signDocument(req: FastifyRequest) {
       filename: context.row.original_filename,
       smartCardType: card.smart_card_type as components['schemas']['SmartCardType'],
       location: input.location,
-      confirmationUrl: confirmationUrl(deps.config, req, row.id),
+      confirmationUrl: confirmationUrl(deps.config, row.id),
       now,
     });
     return row;
@@ -199,10 +197,10 @@ export const signingHandlers: Handlers = {
   getDocumentVersion: async (req) => {
     const viewer = currentUser(req);
     const deps = req.server.deps;
-    const id = (req.params as { id: string }).id.toLowerCase();
+    const id = req.params.id.toLowerCase();
     await expirePendingVersions(deps.db, deps.clock(), viewer.id);
     const version = await ownVersion(deps.db, id, viewer.id);
     if (version === null) throw versionNotFound();
-    return { data: serializeVersion(version, publicOrigin(req, deps.config)) };
+    return { data: serializeVersion(version, deps.config.publicOrigin) };
   },
 };

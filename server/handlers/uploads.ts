@@ -2,26 +2,30 @@
 // createUploadRequest issues presigned POST fields for one key; createDocument turns that key into a
 // document only after re-reading the stored bytes. A refused upload is deleted: nothing is kept.
 import { createHash, randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
 import { DAY_MS } from '../config.ts';
-import type { AppDeps, AuthUser, Handlers } from '../context.ts';
+import type { AppDeps, AuthUser, Handlers, OperationRequest } from '../context.ts';
 import type { UploadRequestsTable } from '../db/schema.ts';
 import { serializeDocument } from '../documents/serialize.ts';
 import { ApiError } from '../http/errors.ts';
 import { queueRenderPages } from '../images/worker.ts';
 import { inspectPdf } from '../pdf/inspect.ts';
 import { ObjectNotFoundError } from '../storage/object-store.ts';
+import { cancelPendingDeletions, recordPendingDeletions } from '../storage/pending-deletions.ts';
+import { insertUploadGrant } from '../storage/upload-grants.ts';
+import { sendTooManyRequests } from './connections.ts';
 
 export const UPLOAD_TTL_SECONDS = 15 * 60;
 // S3 checks a policy's expiration when the POST starts; a large file started in the last minute may land
 // after it, so the key stays usable by createDocument for a while longer.
-const CREATE_GRACE_MS = 15 * 60 * 1000;
+export const CREATE_GRACE_MS = 15 * 60 * 1000;
+// Far longer than createDocument's transaction can take, so the cleanup job never removes a file that
+// is about to be kept.
+const UNCOMMITTED_FILE_GUARD_MS = 60 * 60 * 1000;
 const MAX_FILENAME_LENGTH = 255;
 const MAX_USER_AGENT_LENGTH = 512;
-
-type CreateDocumentBody = { original_filename: string; file_url: string; filename: string };
 
 function uploadKey(userId: string): string {
   return `uploads/${userId}/${randomUUID()}.pdf`;
@@ -34,28 +38,30 @@ function field(fields: Record<string, string>, name: string): string {
   throw new Error(`The object store gave no ${name} field`);
 }
 
-async function createUploadRequest(req: FastifyRequest, reply: FastifyReply) {
+async function createUploadRequest(req: OperationRequest<'createUploadRequest'>, reply: FastifyReply) {
   const user = currentUser(req);
   const deps = req.server.deps;
   const now = deps.clock();
   const id = randomUUID();
   const key = uploadKey(user.id);
-  const post = await deps.store.presignPost(key, {
-    maxBytes: deps.config.maxUploadBytes,
-    expiresInSeconds: UPLOAD_TTL_SECONDS,
-    contentType: 'application/pdf',
-  });
-  await deps.db
-    .insertInto('upload_requests')
-    .values({
+  const grant = await insertUploadGrant(
+    deps,
+    {
       id,
       user_id: user.id,
       key,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + UPLOAD_TTL_SECONDS * 1000).toISOString(),
       consumed_at: null,
-    })
-    .execute();
+    },
+    deps.config.uploadGrantsPerMinute,
+  );
+  if (!grant.granted) return sendTooManyRequests(reply, grant.retryAfterSeconds);
+  const post = await deps.store.presignPost(key, {
+    maxBytes: deps.config.maxUploadBytes,
+    expiresInSeconds: UPLOAD_TTL_SECONDS,
+    contentType: 'application/pdf',
+  });
   reply.status(201);
   return {
     data: {
@@ -139,10 +145,10 @@ async function readUpload(deps: AppDeps, key: string): Promise<Buffer> {
   }
 }
 
-async function createDocument(req: FastifyRequest, reply: FastifyReply) {
+async function createDocument(req: OperationRequest<'createDocument'>, reply: FastifyReply) {
   const user = currentUser(req);
   const deps = req.server.deps;
-  const body = req.body as CreateDocumentBody;
+  const body = req.body;
   const originalFilename = cleanOriginalFilename(body.original_filename);
   if (originalFilename.length < 1 || originalFilename.length > MAX_FILENAME_LENGTH) {
     throw new ApiError(
@@ -161,12 +167,13 @@ async function createDocument(req: FastifyRequest, reply: FastifyReply) {
     await discardUpload(deps, upload);
     throw new ApiError(422, 'file_too_large', 'The file is larger than the upload limit.');
   }
-  const inspection = await inspectPdf(bytes);
+  const inspection = await inspectPdf(bytes, deps.config);
   if (!inspection.ok) {
     const messages = {
       not_a_pdf: 'The file is not a PDF document.',
       encrypted_pdf: 'The PDF is encrypted or password protected.',
       empty_file: 'The file is empty.',
+      too_many_pages: `The PDF has more than ${deps.config.maxPages} pages.`,
     } as const;
     await discardUpload(deps, upload);
     throw new ApiError(422, inspection.code, messages[inspection.code]);
@@ -178,7 +185,12 @@ async function createDocument(req: FastifyRequest, reply: FastifyReply) {
   const fileKey = `documents/${documentId}/original.pdf`;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // The document's own copy is written before the row exists, so the page worker never sees a document
-  // without its file; if the transaction fails, the copy goes again.
+  // without its file; if the transaction fails, the copy goes again. A guard recorded first removes it
+  // should the process die before either happens; the transaction that keeps the file cancels it.
+  const guard = await recordPendingDeletions(deps.db, [{ key: `documents/${documentId}/`, isPrefix: true }], {
+    now,
+    notBefore: new Date(now.getTime() + UNCOMMITTED_FILE_GUARD_MS),
+  });
   await deps.store.put(fileKey, bytes, 'application/pdf');
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -215,6 +227,7 @@ async function createDocument(req: FastifyRequest, reply: FastifyReply) {
         })
         .execute();
       await queueRenderPages(trx, documentId, now);
+      await cancelPendingDeletions(trx, guard);
       await recordAudit(trx, {
         documentId,
         actorId: user.id,

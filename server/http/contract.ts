@@ -1,5 +1,6 @@
 // Reads openapi/openapi.yaml once and prepares it for fastify-openapi-glue: only the /api operations
-// (those that do not override `servers`), and for each operation whether a bearer token is required.
+// (those that do not override `servers`), and for each operation whether a bearer token is required and
+// which request body it takes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,19 +14,32 @@ export const CONTRACT_PATH = path.resolve(
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type SecurityRequirement = Record<string, string[]>;
-type Operation = { operationId?: string; security?: SecurityRequirement[] } & Record<string, unknown>;
+type RequestBodyObject = { required?: boolean; content?: Record<string, unknown>; $ref?: string };
+type Operation = {
+  operationId?: string;
+  security?: SecurityRequirement[];
+  requestBody?: RequestBodyObject;
+} & Record<string, unknown>;
 type PathItem = { servers?: unknown[] } & Record<string, unknown>;
 export type OpenApiDocument = {
   paths: Record<string, PathItem>;
   security?: SecurityRequirement[];
-  components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> };
+  components?: {
+    securitySchemes?: Record<string, { type?: string; scheme?: string }>;
+    requestBodies?: Record<string, RequestBodyObject>;
+  };
 } & Record<string, unknown>;
+
+// The media types (lower case, no parameters) an operation's body may have, and whether a body is
+// required; null when the operation takes no body at all.
+export type ContractRequestBody = { required: boolean; mediaTypes: string[] };
 
 export type ContractOperation = {
   operationId: string;
   method: string;
   path: string;
   requiresBearer: boolean;
+  requestBody: ContractRequestBody | null;
 };
 
 let cached: OpenApiDocument | null = null;
@@ -51,6 +65,19 @@ function requiresBearer(document: OpenApiDocument, security: SecurityRequirement
   );
 }
 
+function requestBodyOf(document: OpenApiDocument, body: RequestBodyObject | undefined): ContractRequestBody | null {
+  let resolved = body;
+  const prefix = '#/components/requestBodies/';
+  if (resolved?.$ref?.startsWith(prefix)) {
+    resolved = document.components?.requestBodies?.[resolved.$ref.slice(prefix.length)];
+  }
+  if (resolved === undefined) return null;
+  return {
+    required: resolved.required === true,
+    mediaTypes: Object.keys(resolved.content ?? {}).map((mediaType) => mediaType.toLowerCase()),
+  };
+}
+
 export function apiOperations(document: OpenApiDocument): ContractOperation[] {
   const operations: ContractOperation[] = [];
   for (const [openapiPath, item] of Object.entries(document.paths)) {
@@ -63,6 +90,7 @@ export function apiOperations(document: OpenApiDocument): ContractOperation[] {
         method: method.toUpperCase(),
         path: openapiPath,
         requiresBearer: requiresBearer(document, operation.security),
+        requestBody: requestBodyOf(document, operation.requestBody),
       });
     }
   }

@@ -102,6 +102,16 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
 }
 
+// Errors Fastify raises before any route runs, which the error handler never sees. A path parameter
+// longer than the router allows cannot name anything that exists, so it is a 404 like any unknown id.
+export function frameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, notFound());
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendError(reply, new ApiError(400, 'invalid_request', 'The URL is not valid.'));
+  }
+  return sendError(reply, toApiError(error));
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);

@@ -1,6 +1,28 @@
 // Security headers on every answer, whatever produced it (API, pages, static files, errors).
 import type { FastifyInstance } from 'fastify';
+import { isHttpsOrigin } from '../auth/cookies.ts';
 import type { Config } from '../config.ts';
+
+// The sign screen's locate-me button asks for the position from the page itself; nothing else Paraph
+// does needs a device or a payment, so no page (or frame, or injected script) may ask for one.
+export const PERMISSIONS_POLICY = [
+  'geolocation=(self)',
+  'camera=()',
+  'microphone=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'display-capture=()',
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+].join(', ');
+
+// A year, as browsers' preload lists ask. Only for an https public origin: a local http server must not
+// tell the browser to refuse http on localhost.
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 // Origins the browser must reach besides this one: only the S3 endpoint, for page images, pdfjs fetches,
 // the download frame and the presigned upload POST.
@@ -48,6 +70,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
     reply.header('cross-origin-opener-policy', 'same-origin');
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    if (isHttpsOrigin(config)) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     if (req.url === '/api' || req.url.startsWith('/api/') || req.url.startsWith('/api?')) {
       reply.header('cache-control', 'no-store');
     }

@@ -1,21 +1,31 @@
 // Renders documents' page images in the background. Jobs live in the database and are claimed with one
 // atomic UPDATE, so any number of server instances can run this worker side by side; a job whose worker
-// died is taken over once its lock expires. A failure is retried, and after the last attempt the document
-// is marked as an error (shown as "error (invalid file)"). Nothing here may take the server down.
+// died is taken over once its lock expires.
+// - Pages are drawn in the PDF sandbox (../pdf/sandbox.ts), never on the API's event loop. A page that
+//   breaks one of its limits fails alone and is listed as unavailable; only a document none of whose
+//   pages render is marked as an error (shown as "error (invalid file)").
+// - A claim renders at most PAGES_PER_CLAIM pages in order, then puts the job back behind the jobs queued
+//   meanwhile: a long document never holds the worker, and its first pages come first.
+// - After writing each page the job must still be this runner's (the row exists, its lock unchanged):
+//   otherwise the document was deleted or the job taken over, and the runner removes the page it wrote
+//   and stops. Writing first and checking after means nothing written after a delete survives.
+// - stop() kills the sandbox and hands the claimed job back at once, for another instance to take.
+// A failure to read or open the file is retried; nothing here may take the server down.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
 import type { Database, JobRow } from '../db/schema.ts';
-import { renderPages } from '../pdf/render-pages.ts';
+import { pdfSandbox, SandboxFailure, type SandboxFailureReason } from '../pdf/sandbox.ts';
+import { assertStreamLimitApplies } from '../pdf/stream-limit.ts';
 
 export const RENDER_PAGES_JOB = 'render_pages';
 export const MAX_RENDER_ATTEMPTS = 3;
-// Longer than any honest render; a lock older than this belongs to a worker that is gone.
+export const PAGES_PER_CLAIM = 5;
+// Renewed after every page, so it only has to outlast one page; a lock older than this belongs to a
+// worker that is gone.
 const LOCK_MS = 5 * 60 * 1000;
 const RETRY_DELAYS_MS = [5_000, 30_000];
-// Keeps each INSERT well under SQLite's bound-parameter limit, whatever the page count.
-const PAGE_ROWS_PER_INSERT = 100;
 
 export function pageImageKey(documentId: string, pageNumber: number): string {
   return `documents/${documentId}/pages/${pageNumber}.png`;
@@ -57,6 +67,7 @@ async function claimNextJob(deps: AppDeps): Promise<JobRow | null> {
       ]),
     )
     .orderBy('run_after')
+    .orderBy('created_at')
     .limit(1);
   // The claimable condition is repeated on the row itself: if another instance claimed the same job between
   // the sub-select and the update, the update finds nothing instead of taking the job twice.
@@ -80,50 +91,139 @@ function describe(error: unknown): string {
   return text.slice(0, 500);
 }
 
-async function succeed(
+// Limits a file breaks every time it is read: retrying would only break them again.
+const DETERMINISTIC_FAILURES: ReadonlySet<SandboxFailureReason> = new Set(['stream_limit', 'timeout', 'memory']);
+
+function newLock(deps: AppDeps): string {
+  return new Date(deps.clock().getTime() + LOCK_MS).toISOString();
+}
+
+function pageNumbers(json: string): number[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((value): value is number => Number.isInteger(value)) : [];
+}
+
+type Claim = { job: JobRow; lock: string };
+
+// Records one page's outcome if the job is still this runner's; answers the renewed lock, or null when
+// the job is no longer ours (deleted with its document, or taken over).
+async function recordPage(
   deps: AppDeps,
-  job: JobRow,
-  pages: Array<{ pageNumber: number; width: number; height: number }>,
-): Promise<void> {
-  const nowIso = deps.clock().toISOString();
+  claim: Claim,
+  page: { pageNumber: number; width: number; height: number } | { pageNumber: number; failed: number[] },
+): Promise<string | null> {
+  const lock = newLock(deps);
+  return deps.db.transaction().execute(async (trx) => {
+    const renewed = await trx
+      .updateTable('jobs')
+      .set({
+        locked_until: lock,
+        next_page: page.pageNumber + 1,
+        ...('failed' in page ? { failed_pages: JSON.stringify(page.failed) } : {}),
+      })
+      .where('id', '=', claim.job.id)
+      .where('state', '=', 'running')
+      .where('locked_until', '=', claim.lock)
+      .executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) !== 1) return null;
+    if (!('failed' in page)) {
+      await trx
+        .deleteFrom('document_pages')
+        .where('document_id', '=', claim.job.document_id)
+        .where('page_number', '=', page.pageNumber)
+        .execute();
+      await trx
+        .insertInto('document_pages')
+        .values({
+          document_id: claim.job.document_id,
+          page_number: page.pageNumber,
+          image_key: pageImageKey(claim.job.document_id, page.pageNumber),
+          width: page.width,
+          height: page.height,
+        })
+        .execute();
+    }
+    return lock;
+  });
+}
+
+// Every page has had its turn: the document shows the pages that rendered, and the others as unavailable.
+async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: number[]): Promise<void> {
+  const now = deps.clock();
+  const { job } = claim;
   await deps.db.transaction().execute(async (trx) => {
-    // The job is still this worker's only while the lock it set is the row's lock.
     const released = await trx
       .updateTable('jobs')
       .set({ state: 'done', locked_until: null, last_error: null })
       .where('id', '=', job.id)
       .where('state', '=', 'running')
-      .where('locked_until', '=', job.locked_until)
+      .where('locked_until', '=', claim.lock)
       .executeTakeFirst();
-    // Another instance took the job over (this one was too slow): its result will be written instead.
     if (Number(released.numUpdatedRows) !== 1) return;
-    await trx.deleteFrom('document_pages').where('document_id', '=', job.document_id).execute();
-    for (let start = 0; start < pages.length; start += PAGE_ROWS_PER_INSERT) {
+    // A re-render of a file with fewer pages leaves no rows of the old file behind.
+    await trx
+      .deleteFrom('document_pages')
+      .where('document_id', '=', job.document_id)
+      .where('page_number', '>', pageCount)
+      .execute();
+    if (failed.length >= pageCount) {
       await trx
-        .insertInto('document_pages')
-        .values(
-          pages.slice(start, start + PAGE_ROWS_PER_INSERT).map((page) => ({
-            document_id: job.document_id,
-            page_number: page.pageNumber,
-            image_key: pageImageKey(job.document_id, page.pageNumber),
-            width: page.width,
-            height: page.height,
-          })),
-        )
+        .updateTable('documents')
+        .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+        .where('id', '=', job.document_id)
         .execute();
+      await recordAudit(trx, {
+        documentId: job.document_id,
+        actorId: null,
+        action: 'document.rendering_failed',
+        at: now,
+        details: { attempts: job.attempts, unavailablePages: failed.length },
+      });
+      return;
     }
     await trx
       .updateTable('documents')
-      .set({ images_state: 'ready', updated_at: nowIso })
+      .set({ images_state: 'ready', unavailable_pages: JSON.stringify(failed), updated_at: now.toISOString() })
       .where('id', '=', job.document_id)
       .execute();
   });
 }
 
-async function fail(deps: AppDeps, job: JobRow, error: unknown): Promise<void> {
+// The claim's pages are done and more remain: the job goes back to the queue behind every job queued
+// before now, with its attempts back at zero (the claim succeeded).
+async function requeue(deps: AppDeps, claim: Claim): Promise<void> {
+  await deps.db
+    .updateTable('jobs')
+    .set({ state: 'queued', locked_until: null, attempts: 0, run_after: deps.clock().toISOString() })
+    .where('id', '=', claim.job.id)
+    .where('state', '=', 'running')
+    .where('locked_until', '=', claim.lock)
+    .execute();
+}
+
+// Shutdown: the job goes back as it was before this claim, due at once, for any instance to take.
+async function release(deps: AppDeps, claim: Claim): Promise<void> {
+  await deps.db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'queued',
+      locked_until: null,
+      attempts: eb('attempts', '-', 1),
+      run_after: deps.clock().toISOString(),
+    }))
+    .where('id', '=', claim.job.id)
+    .where('state', '=', 'running')
+    .where('locked_until', '=', claim.lock)
+    .execute();
+}
+
+async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> {
+  const { job } = claim;
   const now = deps.clock();
   const lastError = describe(error);
-  const isFinal = job.attempts >= MAX_RENDER_ATTEMPTS;
+  const isFinal =
+    job.attempts >= MAX_RENDER_ATTEMPTS ||
+    (error instanceof SandboxFailure && DETERMINISTIC_FAILURES.has(error.reason));
   deps.log.warn(
     { jobId: job.id, documentId: job.document_id, attempt: job.attempts, isFinal, error: lastError },
     'page rendering failed',
@@ -145,7 +245,7 @@ async function fail(deps: AppDeps, job: JobRow, error: unknown): Promise<void> {
       )
       .where('id', '=', job.id)
       .where('state', '=', 'running')
-      .where('locked_until', '=', job.locked_until)
+      .where('locked_until', '=', claim.lock)
       .executeTakeFirst();
     if (Number(released.numUpdatedRows) !== 1 || !isFinal) return;
     await trx
@@ -163,7 +263,13 @@ async function fail(deps: AppDeps, job: JobRow, error: unknown): Promise<void> {
   });
 }
 
-async function processJob(deps: AppDeps, job: JobRow): Promise<void> {
+// What a claim came to: the job ended (done or failed, for now or for good), went back to the queue with
+// pages left, was handed back at shutdown, or turned out not to be ours any more.
+type ClaimOutcome = 'ended' | 'continues' | 'released' | 'lost';
+
+async function processJob(deps: AppDeps, job: JobRow, signal: AbortSignal | undefined): Promise<ClaimOutcome> {
+  if (job.locked_until === null) throw new Error('A claimed job has no lock');
+  const claim: Claim = { job, lock: job.locked_until };
   const document = await deps.db
     .selectFrom('documents')
     .select(['id', 'file_key', 'signed_file_key'])
@@ -176,42 +282,99 @@ async function processJob(deps: AppDeps, job: JobRow): Promise<void> {
       .set({ state: 'done', locked_until: null })
       .where('id', '=', job.id)
       .execute();
-    return;
+    return 'ended';
   }
-  const pages: Array<{ pageNumber: number; width: number; height: number }> = [];
+  const sandbox = pdfSandbox('render', deps.config.pdfSandbox);
+  // After a signature the images show the signed file, stamps included ([5/6]).
+  const fileKey = document.signed_file_key ?? document.file_key;
+  const load = async (): Promise<Uint8Array> => deps.store.getBuffer(fileKey);
+  const isStopped = (error: unknown): boolean =>
+    signal?.aborted === true || (error instanceof SandboxFailure && error.reason === 'stopped');
+
+  let pageCount: number;
   try {
-    // After a signature the images show the signed file, stamps included ([5/6]).
-    const pdf = await deps.store.getBuffer(document.signed_file_key ?? document.file_key);
-    for await (const page of renderPages(pdf)) {
-      await deps.store.put(pageImageKey(document.id, page.pageNumber), page.png, 'image/png');
-      pages.push({ pageNumber: page.pageNumber, width: page.width, height: page.height });
-    }
-    if (pages.length === 0) throw new Error('The PDF has no pages to render');
+    pageCount = await sandbox.open(fileKey, load);
+    if (pageCount < 1) throw new Error('The PDF has no pages to render');
   } catch (error) {
-    await fail(deps, job, error);
-    return;
+    if (isStopped(error)) {
+      await release(deps, claim);
+      return 'released';
+    }
+    await fail(deps, claim, error);
+    return 'ended';
   }
-  await succeed(deps, job, pages);
+
+  const failed = pageNumbers(job.failed_pages);
+  const lastPage = Math.min(pageCount, job.next_page + PAGES_PER_CLAIM - 1);
+  for (let pageNumber = job.next_page; pageNumber <= lastPage; pageNumber += 1) {
+    if (signal?.aborted === true) {
+      await release(deps, claim);
+      return 'released';
+    }
+    let lock: string | null;
+    try {
+      const page = await sandbox.renderPage(fileKey, load, pageNumber);
+      const imageKey = pageImageKey(job.document_id, pageNumber);
+      await deps.store.put(imageKey, page.png, 'image/png');
+      lock = await recordPage(deps, claim, { pageNumber, width: page.width, height: page.height });
+      if (lock === null) {
+        await deps.store.delete(imageKey);
+        return 'lost';
+      }
+    } catch (error) {
+      if (isStopped(error)) {
+        await release(deps, claim);
+        return 'released';
+      }
+      if (!(error instanceof SandboxFailure)) {
+        // Not the page's fault (the store or the database): the job is retried from this page.
+        await fail(deps, claim, error);
+        return 'ended';
+      }
+      deps.log.warn(
+        { documentId: job.document_id, pageNumber, reason: error.reason, error: describe(error) },
+        'a page could not be rendered',
+      );
+      failed.push(pageNumber);
+      lock = await recordPage(deps, claim, { pageNumber, failed });
+      if (lock === null) return 'lost';
+    }
+    claim.lock = lock;
+  }
+  if (lastPage >= pageCount) {
+    await finish(deps, claim, pageCount, failed);
+    return 'ended';
+  }
+  await requeue(deps, claim);
+  return 'continues';
 }
 
-// Runs every job that is due now, one at a time, and answers how many it ran. Tests and seeding call it
-// directly; the worker calls it on every poll.
-export async function runPendingImageJobs(deps: AppDeps): Promise<number> {
-  let processed = 0;
+export type RunOptions = { signal?: AbortSignal };
+
+// Runs every job that is due now, a claim at a time, and answers how many jobs it brought to an end
+// (done, failed, or scheduled for a retry). Tests and seeding call it directly; the worker calls it on
+// every poll.
+export async function runPendingImageJobs(deps: AppDeps, options: RunOptions = {}): Promise<number> {
+  let ended = 0;
   for (;;) {
+    if (options.signal?.aborted === true) return ended;
     const job = await claimNextJob(deps);
-    if (job === null) return processed;
-    await processJob(deps, job);
-    processed += 1;
+    if (job === null) return ended;
+    const outcome = await processJob(deps, job, options.signal);
+    if (outcome === 'ended') ended += 1;
+    if (outcome === 'released') return ended;
   }
 }
 
 export type ImageWorker = { stop(): Promise<void> };
 
 export function startImageWorker(deps: AppDeps, options: { pollMs: number }): ImageWorker {
+  // A pdfjs whose stream decoder moved would render without the inflation limit: refuse to start instead.
+  assertStreamLimitApplies();
   let isStopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  const stopping = new AbortController();
 
   const schedule = (delayMs: number): void => {
     if (isStopped) return;
@@ -222,7 +385,7 @@ export function startImageWorker(deps: AppDeps, options: { pollMs: number }): Im
 
   function tick(): void {
     timer = null;
-    running = runPendingImageJobs(deps)
+    running = runPendingImageJobs(deps, { signal: stopping.signal })
       .then(
         () => undefined,
         (error: unknown) => {
@@ -237,10 +400,13 @@ export function startImageWorker(deps: AppDeps, options: { pollMs: number }): Im
 
   schedule(0);
   return {
+    // Kills the page being drawn and hands the claimed job back: what remains is a few database writes.
     async stop(): Promise<void> {
       isStopped = true;
       if (timer !== null) clearTimeout(timer);
       timer = null;
+      stopping.abort();
+      pdfSandbox('render', deps.config.pdfSandbox).stop();
       await running;
     },
   };

@@ -1,9 +1,13 @@
-// /dev/outbox: the messages Paraph would have e-mailed (invitations, turn notifications, connection
-// invitations), newest first, so that someone trying Paraph on one machine can follow an invitation's
-// link. Only in demo mode (PARAPH_DEMO, on by default locally): a real deployment sends mail instead, and
-// these messages carry sign-up links meant for their recipient alone. Plain HTML, no script; every value
-// is escaped, and only links to this server's own pages are made clickable.
+// /dev/outbox: the messages Paraph would have e-mailed (turn notifications, connection invitations,
+// signature confirmations), newest first, so that someone trying Paraph on one machine can follow their
+// links. Only in demo mode (PARAPH_DEMO): a real deployment sends mail instead. It is a mailbox, not a
+// log: a signed-in person sees only the messages addressed to them, because messages carry links meant
+// for their recipient alone (an invitation's sign-up link creates that person's account). Anyone else is
+// sent to sign in. Plain HTML, no script; every value is escaped, and only links to this server's own
+// pages are made clickable.
+import type {} from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
+import { findSession, SESSION_COOKIE } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { escapeHtml, PAGE_STYLE } from './html.ts';
 
@@ -50,7 +54,7 @@ To ${escapeHtml(message.to_email)} · <time datetime="${escapeHtml(message.creat
 <body>
 <main>
 <h1>Outbox</h1>
-<p class="lead">What Paraph would have e-mailed, newest first (demo mode only).</p>
+<p class="lead">What Paraph would have e-mailed you, newest first (demo mode only).</p>
 ${items}
 </main>
 </body>
@@ -58,12 +62,28 @@ ${items}
 `;
 }
 
+export const OUTBOX_SIGN_IN = '/sign_in?return_to=/dev/outbox';
+
 export function registerDevOutbox(app: FastifyInstance, deps: AppDeps): void {
   if (!deps.config.demo) return;
-  app.get('/dev/outbox', async (_req, reply) => {
+  app.get('/dev/outbox', async (req, reply) => {
+    const cookie = req.cookies[SESSION_COOKIE];
+    const session = cookie === undefined ? null : await findSession(deps.db, cookie, deps.clock());
+    const person =
+      session === null
+        ? undefined
+        : await deps.db
+            .selectFrom('users')
+            .select('email')
+            .where('id', '=', session.userId)
+            .executeTakeFirst();
+    if (person === undefined) {
+      return reply.header('cache-control', 'no-store').redirect(OUTBOX_SIGN_IN, 303);
+    }
     const messages = await deps.db
       .selectFrom('outbox')
       .select(['to_email', 'subject', 'body', 'created_at'])
+      .where((eb) => eb(eb.fn('lower', ['to_email']), '=', person.email.toLowerCase()))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(SHOWN)

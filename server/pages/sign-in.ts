@@ -4,9 +4,11 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../context.ts';
 import { verifyAgainstNothing, verifyPassword } from '../auth/passwords.ts';
-import { checkSignInRateLimit, recordSignInAttempt } from '../auth/rate-limit.ts';
+import { sessionCookieOptions } from '../auth/cookies.ts';
+import { isCrossSitePost, refuseCrossSitePost } from '../auth/form-origin.ts';
+import { beginSignInAttempt, finishSignInAttempt } from '../auth/rate-limit.ts';
 import { safeReturnTo } from '../auth/return-to.ts';
-import { createSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../auth/tokens.ts';
+import { createSession, SESSION_COOKIE } from '../auth/tokens.ts';
 import { escapeHtml, PAGE_STYLE } from './html.ts';
 import { registerSignUpPages } from './sign-up.ts';
 
@@ -78,13 +80,16 @@ export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post('/sign_in', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (isCrossSitePost(req, deps.config)) return refuseCrossSitePost(reply);
     const typedEmail = field(req.body, 'email').slice(0, EMAIL_MAX);
     const email = typedEmail.trim().toLowerCase();
     const password = field(req.body, 'password').slice(0, PASSWORD_MAX);
     const returnTo = safeReturnTo(field(req.body, 'return_to'), DEFAULT_RETURN_TO);
     const now = deps.clock();
 
-    const verdict = await checkSignInRateLimit(deps.db, email, req.ip, now);
+    // Counted before the password is checked, so parallel attempts cannot all pass the limit.
+    const attempt = await beginSignInAttempt(deps.db, { email, ip: req.ip, at: now });
+    const verdict = attempt.verdict;
     if (verdict.limited) {
       reply.header('retry-after', String(verdict.retryAfterSeconds));
       return sendPage(reply, 429, {
@@ -106,20 +111,14 @@ export function registerSignInPages(app: FastifyInstance, deps: AppDeps): void {
       user === undefined
         ? await verifyAgainstNothing(password)
         : await verifyPassword(password, user.password_hash);
-    await recordSignInAttempt(deps.db, { email, ip: req.ip, succeeded: isValid, at: now });
+    await finishSignInAttempt(deps.db, attempt.id, isValid ? 'succeeded' : 'failed');
 
     if (!isValid || user === undefined) {
       return sendPage(reply, 401, { returnTo, email: typedEmail, error: 'Wrong e-mail or password.' });
     }
 
     const session = await createSession(deps.db, user.id, now);
-    reply.setCookie(SESSION_COOKIE, session.cookieValue, {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: req.protocol === 'https',
-      maxAge: SESSION_TTL_SECONDS,
-    });
+    reply.setCookie(SESSION_COOKIE, session.cookieValue, sessionCookieOptions(deps.config));
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   });
 }

@@ -1,16 +1,20 @@
 // The invitee's sign-up page: someone invited to a sign flow by an address with no account creates one
 // here (GET/POST /sign_up?invite=<id>). The address is the invite's and cannot be changed, so an invite
-// only ever creates the account it was sent to. Plain HTML with no script, like the sign-in page. On
+// only ever creates the account it was sent to; it does so once (the sign-up marks it used, in the
+// transaction that creates the account) and only within PARAPH_INVITE_TTL_DAYS of being sent, so a
+// link found later in a mailbox or a log opens nothing. Plain HTML with no script, like the sign-in page. On
 // success the person is signed in (session cookie) and sent through /app/auth, which exchanges the cookie
 // for a token and opens /app/signflowmember/invite/{id}; the app then accepts the invite.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../context.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { checkSignInRateLimit, recordSignInAttempt } from '../auth/rate-limit.ts';
-import { createSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../auth/tokens.ts';
+import { sessionCookieOptions } from '../auth/cookies.ts';
+import { isCrossSitePost, refuseCrossSitePost } from '../auth/form-origin.ts';
+import { beginSignInAttempt, finishSignInAttempt } from '../auth/rate-limit.ts';
+import { createSession, SESSION_COOKIE } from '../auth/tokens.ts';
 import { actionDb } from '../documents/access.ts';
-import { invitePath } from '../documents/sign-flow-notify.ts';
+import { inviteCutoff, invitePath } from '../documents/sign-flow-notify.ts';
 import { issueDefaultSmartCard } from '../documents/signing-cards.ts';
 import { claimInvitations } from '../handlers/connection-requests.ts';
 import { isUniqueViolation } from '../handlers/connections.ts';
@@ -108,10 +112,17 @@ const signInLink = (inviteId: string) => ({
 export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
   const db = actionDb(deps.db);
 
-  // The invite, and whether its address has an account already (then sign in instead).
-  async function inviteOf(inviteId: string) {
+  // The invite while it can still create its account (unused, not expired), and whether its address has
+  // an account already (then sign in instead).
+  async function inviteOf(inviteId: string, now: Date) {
     if (inviteId === '' || inviteId.length > 64) return null;
-    const invite = await db.selectFrom('invites').selectAll().where('id', '=', inviteId).executeTakeFirst();
+    const invite = await db
+      .selectFrom('invites')
+      .selectAll()
+      .where('id', '=', inviteId)
+      .where('used_at', 'is', null)
+      .where('created_at', '>', inviteCutoff(now, deps.config.inviteTtlDays))
+      .executeTakeFirst();
     if (invite === undefined) return null;
     const account = await db
       .selectFrom('users')
@@ -123,7 +134,7 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/sign_up', async (req: FastifyRequest, reply: FastifyReply) => {
     const inviteId = field(req.query, 'invite');
-    const found = await inviteOf(inviteId);
+    const found = await inviteOf(inviteId, deps.clock());
     if (found === null)
       return send(reply, 404, renderNotice(INVALID_INVITE, { href: '/app/login', text: 'Back to Paraph' }));
     if (found.hasAccount) {
@@ -137,6 +148,7 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post('/sign_up', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (isCrossSitePost(req, deps.config)) return refuseCrossSitePost(reply);
     const inviteId = field(req.query, 'invite');
     const now = deps.clock();
     const typedName = field(req.body, 'full_name').slice(0, FULL_NAME_MAX + 1);
@@ -144,10 +156,12 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
     const password = field(req.body, 'password');
     const confirmation = field(req.body, 'password_confirmation');
 
-    // Limited like sign-in (per address and per IP), so invite ids cannot be tried in bulk.
-    const found = await inviteOf(inviteId);
+    // Limited like sign-in (per invited address and client address, and per client address), so invite
+    // ids cannot be tried in bulk.
+    const found = await inviteOf(inviteId, now);
     const email = found?.invite.email.toLowerCase() ?? '';
-    const verdict = await checkSignInRateLimit(deps.db, email, req.ip, now);
+    const attempt = await beginSignInAttempt(deps.db, { email, ip: req.ip, at: now });
+    const verdict = attempt.verdict;
     if (verdict.limited) {
       reply.header('retry-after', String(verdict.retryAfterSeconds));
       return send(
@@ -160,10 +174,11 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
       );
     }
     if (found === null) {
-      await recordSignInAttempt(deps.db, { email, ip: req.ip, succeeded: false, at: now });
+      await finishSignInAttempt(deps.db, attempt.id, 'failed');
       return send(reply, 404, renderNotice(INVALID_INVITE, { href: '/app/login', text: 'Back to Paraph' }));
     }
     if (found.hasAccount) {
+      await finishSignInAttempt(deps.db, attempt.id, 'not_counted');
       return send(reply, 409, renderNotice(`An account for ${email} exists already.`, signInLink(inviteId)));
     }
     const view = { inviteId, email, fullName: typedName };
@@ -179,44 +194,64 @@ export function registerSignUpPages(app: FastifyInstance, deps: AppDeps): void {
               : password !== confirmation
                 ? 'The two passwords are not the same.'
                 : null;
-    if (problem !== null) return send(reply, 422, renderSignUpPage({ ...view, error: problem }));
+    if (problem !== null) {
+      await finishSignInAttempt(deps.db, attempt.id, 'not_counted');
+      return send(reply, 422, renderSignUpPage({ ...view, error: problem }));
+    }
 
     const userId = randomUUID();
+    const passwordHash = await hashPassword(password);
+    let outcome: 'created' | 'invite_used' | 'account_exists';
     try {
-      await db
-        .insertInto('users')
-        .values({
-          id: userId,
-          email,
-          full_name: fullName,
-          initials: initialsOf(fullName),
-          password_hash: await hashPassword(password),
-          locale: 'en',
-          country_code: '',
-          location: '',
-          welcome_screen_watched: 0,
-          plan: 'basic',
-          created_at: now.toISOString(),
-          last_seen_at: null,
-        })
-        .execute();
+      outcome = await db.transaction().execute(async (trx) => {
+        // Claimed in the account's transaction: of two sign-ups through one link, one claims it and the
+        // other finds it used; an account that cannot be created leaves the link unused.
+        const claimed = await trx
+          .updateTable('invites')
+          .set({ used_at: now.toISOString() })
+          .where('id', '=', found.invite.id)
+          .where('used_at', 'is', null)
+          .where('created_at', '>', inviteCutoff(now, deps.config.inviteTtlDays))
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) return 'invite_used';
+        await trx
+          .insertInto('users')
+          .values({
+            id: userId,
+            email,
+            full_name: fullName,
+            initials: initialsOf(fullName),
+            password_hash: passwordHash,
+            locale: 'en',
+            country_code: '',
+            location: '',
+            welcome_screen_watched: 0,
+            plan: 'basic',
+            created_at: now.toISOString(),
+            last_seen_at: null,
+          })
+          .execute();
+        return 'created';
+      });
     } catch (error) {
-      // The same address signed up at the same moment (a double submit): that account stands.
+      // The same address signed up at the same moment through another link: that account stands.
       if (!isUniqueViolation(error)) throw error;
+      outcome = 'account_exists';
+    }
+    if (outcome === 'invite_used') {
+      await finishSignInAttempt(deps.db, attempt.id, 'failed');
+      return send(reply, 404, renderNotice(INVALID_INVITE, { href: '/app/login', text: 'Back to Paraph' }));
+    }
+    if (outcome === 'account_exists') {
+      await finishSignInAttempt(deps.db, attempt.id, 'not_counted');
       return send(reply, 409, renderNotice(`An account for ${email} exists already.`, signInLink(inviteId)));
     }
-    await recordSignInAttempt(deps.db, { email, ip: req.ip, succeeded: true, at: now });
+    await finishSignInAttempt(deps.db, attempt.id, 'succeeded');
     // Connection requests sent to this address become ordinary requests now that the account exists.
     await claimInvitations(deps.db, { id: userId, email, fullName });
     await issueDefaultSmartCard(deps.db, userId, now);
     const session = await createSession(deps.db, userId, now);
-    reply.setCookie(SESSION_COOKIE, session.cookieValue, {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: req.protocol === 'https',
-      maxAge: SESSION_TTL_SECONDS,
-    });
+    reply.setCookie(SESSION_COOKIE, session.cookieValue, sessionCookieOptions(deps.config));
     return reply.header('cache-control', 'no-store').redirect(afterSignUp(inviteId), 303);
   });
 }

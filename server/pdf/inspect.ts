@@ -1,33 +1,23 @@
-// Decides whether uploaded bytes may become a document: a PDF by its header and its parse, not encrypted.
-import { PDFDocument } from 'pdf-lib';
+// Decides whether uploaded bytes may become a document: a PDF by its header and its parse, not encrypted,
+// with at most `maxPages` pages. The parse runs in the PDF sandbox with its memory and time limits; a
+// file that breaks them is refused as not a PDF, since no reader could open it here either.
+import type { PdfSandboxLimits } from '../config.ts';
+import type { PdfInspection } from './inspect-bytes.ts';
+import { pdfSandbox, SandboxFailure } from './sandbox.ts';
 
-export type PdfInspection =
-  { ok: true; pageCount: number } | { ok: false; code: 'not_a_pdf' | 'encrypted_pdf' | 'empty_file' };
+export type { PdfInspection } from './inspect-bytes.ts';
 
-// Readers accept junk before the header (ISO 32000-1 §7.5.2 implementation note); 1024 bytes is the
-// usual tolerance.
-const HEADER_WINDOW = 1024;
-const HEADER = Buffer.from('%PDF-', 'latin1');
-const ENCRYPT_KEY = Buffer.from('/Encrypt', 'latin1');
+export type InspectLimits = { maxPages: number; pdfSandbox: PdfSandboxLimits };
 
-export async function inspectPdf(buf: Buffer): Promise<PdfInspection> {
+export async function inspectPdf(buf: Buffer, limits: InspectLimits): Promise<PdfInspection> {
   if (buf.length === 0) return { ok: false, code: 'empty_file' };
-  if (buf.subarray(0, HEADER_WINDOW).indexOf(HEADER) === -1) return { ok: false, code: 'not_a_pdf' };
+  let inspection: PdfInspection;
   try {
-    // pdf-lib is compiled to ES5, where its EncryptedPDFError is not an `instanceof` match: loading with
-    // ignoreEncryption and asking isEncrypted is the reliable form of the same check.
-    const doc = await PDFDocument.load(buf, {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-    if (doc.isEncrypted) return { ok: false, code: 'encrypted_pdf' };
-    const pageCount = doc.getPageCount();
-    if (pageCount < 1) return { ok: false, code: 'not_a_pdf' };
-    return { ok: true, pageCount };
-  } catch {
-    // Encryption can hide the structure from the parser (encrypted object streams); the /Encrypt key
-    // itself is never encrypted, so it still tells the user the more useful reason.
-    return { ok: false, code: buf.indexOf(ENCRYPT_KEY) === -1 ? 'not_a_pdf' : 'encrypted_pdf' };
+    inspection = await pdfSandbox('inspect', limits.pdfSandbox).inspect(buf);
+  } catch (error) {
+    if (error instanceof SandboxFailure && error.reason !== 'stopped') return { ok: false, code: 'not_a_pdf' };
+    throw error;
   }
+  if (inspection.ok && inspection.pageCount > limits.maxPages) return { ok: false, code: 'too_many_pages' };
+  return inspection;
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
-import type { PDFDocumentLoadingTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 // About 110 dpi: sharp on a laptop, an A4 page is ~910 px wide. The cap keeps wide pages readable without
 // growing the files; the pixel budget keeps a freak page size (a 200-inch banner) from exhausting memory.
@@ -37,14 +37,18 @@ let pdfjs: Promise<Pdfjs> | undefined;
 // The legacy build's core-js polyfills replace the global JSON.stringify with a much slower one (for
 // JSON.rawJSON), which every API response of this process would then pay for. pdfjs is loaded only when
 // the first page is rendered, and the engine's own JSON.stringify is put back: pdfjs needs nothing of it.
-function loadPdfjs(): Promise<Pdfjs> {
+// `workerUrl` names another copy of the worker module (the sandbox's, with the stream limit): pdfjs runs
+// whichever module set `globalThis.pdfjsWorker` last as its in-process "fake worker".
+export function loadPdfjs(workerUrl?: string): Promise<Pdfjs> {
   if (pdfjs === undefined) {
     const nativeStringify = JSON.stringify;
-    // The worker module (which Node runs in-process as pdfjs's "fake worker") carries the same
-    // polyfills; loading it here too means both have run before the original is put back.
+    // The worker module carries the same polyfills; loading it here too means both have run before the
+    // original is put back.
     pdfjs = Promise.all([
       import('pdfjs-dist/legacy/build/pdf.mjs'),
-      import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+      workerUrl === undefined
+        ? import('pdfjs-dist/legacy/build/pdf.worker.mjs')
+        : (import(workerUrl) as Promise<unknown>),
     ])
       .then(([main]) => main)
       .finally(() => {
@@ -54,7 +58,7 @@ function loadPdfjs(): Promise<Pdfjs> {
   return pdfjs;
 }
 
-async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
+export async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
   const { getDocument } = await loadPdfjs();
   const params = {
     data,
@@ -75,35 +79,40 @@ async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask> {
   return getDocument(params);
 }
 
+export async function renderPage(document: PDFDocumentProxy, pageNumber: number): Promise<RenderedPage> {
+  const page = await document.getPage(pageNumber);
+  try {
+    const base = page.getViewport({ scale: 1 });
+    const viewport = page.getViewport({ scale: pageScale(base.width, base.height) });
+    const width = Math.max(1, Math.floor(viewport.width));
+    const height = Math.max(1, Math.floor(viewport.height));
+    const canvas = createCanvas(width, height);
+    const context = canvas.getContext('2d');
+    // Transparent pixels would show the viewer's background through blank areas of the page.
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    await page.render({
+      canvas: canvas as unknown as HTMLCanvasElement,
+      canvasContext: context as unknown as CanvasRenderingContext2D,
+      viewport,
+      background: '#ffffff',
+    }).promise;
+    return { pageNumber, png: await canvas.encode('png'), width, height };
+  } finally {
+    page.cleanup();
+  }
+}
+
 // Yields one page at a time so the caller can store each image before the next is drawn: a long PDF
-// never holds more than one page's pixels in memory.
+// never holds more than one page's pixels in memory. In-process: the server renders through the sandbox
+// (sandbox.ts); this is for tools and tests on trusted files.
 export async function* renderPages(pdf: Buffer): AsyncGenerator<RenderedPage> {
   // pdfjs takes ownership of (and may detach) the bytes it is given, so it gets its own copy.
   const loading = await openPdf(new Uint8Array(pdf));
   try {
     const document = await loading.promise;
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber += 1) {
-      const page = await document.getPage(pageNumber);
-      try {
-        const base = page.getViewport({ scale: 1 });
-        const viewport = page.getViewport({ scale: pageScale(base.width, base.height) });
-        const width = Math.max(1, Math.floor(viewport.width));
-        const height = Math.max(1, Math.floor(viewport.height));
-        const canvas = createCanvas(width, height);
-        const context = canvas.getContext('2d');
-        // Transparent pixels would show the viewer's background through blank areas of the page.
-        context.fillStyle = '#ffffff';
-        context.fillRect(0, 0, width, height);
-        await page.render({
-          canvas: canvas as unknown as HTMLCanvasElement,
-          canvasContext: context as unknown as CanvasRenderingContext2D,
-          viewport,
-          background: '#ffffff',
-        }).promise;
-        yield { pageNumber, png: await canvas.encode('png'), width, height };
-      } finally {
-        page.cleanup();
-      }
+      yield await renderPage(document, pageNumber);
     }
   } finally {
     await loading.destroy();

@@ -3,7 +3,7 @@
 // Its one secret lives in the database, so every instance sharing the database and the folder agrees.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
@@ -12,6 +12,7 @@ import { attachmentDisposition } from './content-disposition.ts';
 import {
   ObjectNotFoundError,
   isSafeKey,
+  isSafePrefix,
   type ObjectStore,
   type PresignPostOptions,
   type PresignedPost,
@@ -49,7 +50,7 @@ export type LocalStore = ObjectStore & {
   readonly region: string;
   // Where an object lives on disk; throws for a key that is not one the server makes.
   pathFor(key: string): string;
-  // Same filesystem as the bucket, so a verified upload is moved into place with one rename.
+  // Same filesystem as the bucket, so a verified upload is moved into place with one link (routes.ts).
   readonly tempDir: string;
   // `params` are the link's query parameters as received, in any order.
   verifySignedGet(key: string, params: QueryParams, now: Date): SignedGetCheck;
@@ -265,6 +266,29 @@ export async function createLocalStore(options: {
 
     async delete(key: string): Promise<void> {
       await rm(pathFor(key), { force: true });
+    },
+
+    async deletePrefix(prefix: string): Promise<void> {
+      if (!isSafePrefix(prefix)) throw new Error('Refused a key prefix that the server does not make');
+      await rm(pathFor(prefix.slice(0, -1)), { recursive: true, force: true });
+    },
+
+    // A temporary file is written by one upload or put and renamed or linked away at its end; one whose
+    // last write is older than `olderThan` belongs to a process that died or a connection that stalled.
+    async removeStaleTemporaryFiles(olderThan: Date): Promise<number> {
+      let removed = 0;
+      for (const name of await readdir(tempDir)) {
+        const file = path.join(tempDir, name);
+        try {
+          if ((await stat(file)).mtimeMs >= olderThan.getTime()) continue;
+          await rm(file, { recursive: true, force: true });
+          removed += 1;
+        } catch (error) {
+          // Another instance, or the upload itself, removed it meanwhile.
+          if (!isNotFound(error)) throw error;
+        }
+      }
+      return removed;
     },
 
     async exists(key: string): Promise<boolean> {

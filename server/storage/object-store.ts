@@ -32,7 +32,13 @@ export type ObjectStore = {
   getStream(key: string): Promise<Readable>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
+  // Removes every object whose key starts with `prefix` (a folder: it ends in `/`); nothing there is fine.
+  deletePrefix(prefix: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  // Removes what interrupted writes left in the store's own scratch space, last touched before
+  // `olderThan`; answers how many went. An S3 store keeps none (a presigned POST or a PutObject lands whole
+  // or not at all).
+  removeStaleTemporaryFiles(olderThan: Date): Promise<number>;
 };
 
 export class ObjectNotFoundError extends Error {
@@ -49,6 +55,11 @@ const KEY_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 export function isSafeKey(key: string): boolean {
   if (key.length === 0 || key.length > 512) return false;
   return key.split('/').every((segment) => KEY_SEGMENT.test(segment));
+}
+
+// A folder of keys the server makes, such as `documents/<id>/`: never the whole bucket.
+export function isSafePrefix(prefix: string): boolean {
+  return prefix.endsWith('/') && isSafeKey(prefix.slice(0, -1));
 }
 
 export function contentTypeForKey(key: string): string {

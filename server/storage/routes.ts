@@ -3,15 +3,19 @@
 //   GET  /storage/:bucket/*  a signed read link
 // Answers are S3's: a PostResponse XML document on success, an <Error> XML document otherwise.
 // An upload is verified (signature, expiration, every policy condition, the length range) while it streams
-// to a temporary file, and is renamed into place only when all of it passed: a refused upload leaves nothing.
+// to a temporary file, and is linked into place only when all of it passed: a refused upload leaves nothing.
+// A key takes one upload only: a key that already holds an object, or whose upload request is used or
+// unknown, is refused with 403 AccessDenied and nothing is stored (a replayed form would otherwise leave a
+// file that no document refers to).
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../context.ts';
 import type { LocalStore } from './local-store.ts';
 import { contentTypeForKey, isSafeKey, type ObjectStore } from './object-store.ts';
 import {
@@ -135,6 +139,32 @@ function verifyForm(store: LocalStore, fields: FormFields, bucket: string, now: 
   return { key, range: lengthRange(policy), successStatus: fields.get('success_action_status') };
 }
 
+function keyTaken(): S3Failure {
+  return new S3Failure(403, 'AccessDenied', 'This key has already been used for an upload.');
+}
+
+// Only keys issued by createUploadRequest and not yet turned into a document (or refused) take a file.
+async function checkKeyIsOpen(deps: AppDeps, store: LocalStore, key: string): Promise<void> {
+  const upload = await deps.db
+    .selectFrom('upload_requests')
+    .select('consumed_at')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (upload === undefined || upload.consumed_at !== null || (await store.exists(key))) throw keyTaken();
+}
+
+// link() fails with EEXIST when the key already holds a file, where rename() would replace it: of two
+// uploads of one key racing to the end, the second is refused.
+async function moveIntoPlace(tempPath: string, target: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  try {
+    await link(tempPath, target);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'EEXIST') throw keyTaken();
+    throw error;
+  }
+}
+
 type Received = { tempPath: string; size: number; etag: string };
 
 // Streams the file to a temporary path, counting as it goes, and gives up at the first byte past the
@@ -229,14 +259,22 @@ async function handlePost(
         part.file.destroy();
         throw error;
       }
+      try {
+        await checkKeyIsOpen(req.server.deps, store, verified.key);
+      } catch (error) {
+        part.file.destroy();
+        throw error;
+      }
       received = await receiveFile(part.file, store.tempDir, verified.range);
     }
     if (verified === null || received === null) {
       throw new S3Failure(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
     }
-    const target = store.pathFor(verified.key);
-    await mkdir(path.dirname(target), { recursive: true });
-    await rename(received.tempPath, target);
+    // The document may have been made from another upload of this key while this one streamed.
+    await checkKeyIsOpen(req.server.deps, store, verified.key);
+    await moveIntoPlace(received.tempPath, store.pathFor(verified.key));
+    // The upload is stored now; a temporary name left behind is the cleanup job's to remove.
+    await rm(received.tempPath, { force: true }).catch(() => undefined);
   } catch (error) {
     if (received !== null) await rm(received.tempPath, { force: true });
     // The rest of a refused body is not worth reading: drop the connection once the answer is out.

@@ -3,8 +3,10 @@
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
@@ -15,7 +17,10 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { ObjectNotFoundError, type ObjectStore, type PresignedPost } from './object-store.ts';
+import { ObjectNotFoundError, isSafePrefix, type ObjectStore, type PresignedPost } from './object-store.ts';
+
+// DeleteObjects takes at most 1000 keys, as many as one ListObjectsV2 page gives.
+const DELETE_BATCH = 1000;
 
 function isMissing(error: unknown): boolean {
   if (error instanceof NoSuchKey || error instanceof NotFound) return true;
@@ -92,6 +97,37 @@ export function createS3Store(config: S3Config): ObjectStore {
 
     async delete(key): Promise<void> {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    // Lists the first page again after each batch instead of following a continuation token, which could
+    // skip keys once those before it are gone; ends when the prefix holds nothing.
+    async deletePrefix(prefix): Promise<void> {
+      if (!isSafePrefix(prefix)) throw new Error('Refused a key prefix that the server does not make');
+      for (;;) {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: DELETE_BATCH }),
+        );
+        const keys = (page.Contents ?? []).flatMap((object) =>
+          object.Key === undefined ? [] : [object.Key],
+        );
+        if (keys.length === 0) return;
+        const answer = await client.send(
+          new DeleteObjectsCommand({
+            Bucket,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+        const failed = answer.Errors ?? [];
+        if (failed.length > 0) {
+          throw new Error(
+            `The object store kept ${failed.length} objects under ${prefix}: ${failed[0]?.Code ?? 'unknown error'}`,
+          );
+        }
+      }
+    },
+
+    async removeStaleTemporaryFiles(): Promise<number> {
+      return 0;
     },
 
     async exists(key): Promise<boolean> {

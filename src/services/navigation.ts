@@ -1,17 +1,13 @@
 // Navigation effects the machines ask for. Paths are absolute (/app/...) because these run outside
 // the router's base; wouter's location hook follows history changes made here.
 import { navigate } from 'wouter/use-browser-location';
+import { safeReturnUrl } from '../../machines/return-url';
 import { removeToken } from './token';
 
 export const APP_BASE = '/app';
 export const DOCUMENTS_PATH = `${APP_BASE}/documents`;
 
-/** Only paths inside the app are followed, so a crafted returnUrl cannot send anyone elsewhere. */
-export function safeReturnUrl(url: string | null | undefined): string {
-  if (!url || !url.startsWith(`${APP_BASE}/`) || url.startsWith('//')) return DOCUMENTS_PATH;
-  if (url.startsWith(`${APP_BASE}/login`) || url.startsWith(`${APP_BASE}/auth`)) return DOCUMENTS_PATH;
-  return url;
-}
+export { safeReturnUrl };
 
 /** The server's sign-in page, which comes back to /app/auth carrying where the user was going. */
 export function signInHref(returnUrl: string | null | undefined): string {

@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       S3_ACCESS_KEY_ID: 'id',
       S3_SECRET_ACCESS_KEY: 'secret',
       PARAPH_LOG_LEVEL: 'warn',
+      PARAPH_PUBLIC_ORIGIN: 'https://sign.example.test/',
+      PARAPH_INVITE_TTL_DAYS: '3',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -54,7 +56,43 @@ describe('loadConfig', () => {
         secretAccessKey: 'secret',
       },
       logLevel: 'warn',
+      publicOrigin: 'https://sign.example.test',
+      isPublicOriginDerived: false,
+      inviteTtlDays: 3,
     });
+  });
+
+  it('derives the public origin on a loopback address only, and refuses to start without one elsewhere', () => {
+    expect(loadConfig({})).toMatchObject({
+      publicOrigin: 'http://localhost:8080',
+      isPublicOriginDerived: true,
+      inviteTtlDays: 14,
+    });
+    for (const host of ['127.0.0.1', '::1', 'localhost']) {
+      expect(loadConfig({ HOST: host, PORT: '9000' }).publicOrigin).toBe('http://localhost:9000');
+    }
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'paraph.example.test']) {
+      expect(() => loadConfig({ HOST: host })).toThrow(/PARAPH_PUBLIC_ORIGIN must be set.*Host header/);
+    }
+    expect(loadConfig({ HOST: '0.0.0.0', PARAPH_PUBLIC_ORIGIN: 'http://192.168.1.20:8080' })).toMatchObject({
+      publicOrigin: 'http://192.168.1.20:8080',
+      isPublicOriginDerived: false,
+    });
+  });
+
+  it('runs demo mode by default only without a public origin; with one, only when asked for', () => {
+    expect(loadConfig({}).demo).toBe(true);
+    expect(loadConfig({ PARAPH_DEMO: '0' }).demo).toBe(false);
+    const deployed = { PARAPH_PUBLIC_ORIGIN: 'https://sign.example.test' };
+    expect(loadConfig(deployed).demo).toBe(false);
+    expect(loadConfig({ ...deployed, PARAPH_DEMO: '' }).demo).toBe(false);
+    expect(loadConfig({ ...deployed, PARAPH_DEMO: '0' }).demo).toBe(false);
+    expect(loadConfig({ ...deployed, PARAPH_DEMO: '1' }).demo).toBe(true);
+    expect(() => loadConfig({ ...deployed, PARAPH_DEMO: 'yes' })).toThrow(/PARAPH_DEMO must be 0 or 1/);
+  });
+
+  it('refuses an invite lifetime under a day', () => {
+    expect(() => loadConfig({ PARAPH_INVITE_TTL_DAYS: '0' })).toThrow(/PARAPH_INVITE_TTL_DAYS/);
   });
 
   it('refuses a port that is not a number', () => {

@@ -1,8 +1,10 @@
-// /dev/outbox shows what would have been e-mailed, in demo mode only, as text: markup in a message stays
-// text, and only links to this server's own pages are clickable.
+// /dev/outbox shows what would have been e-mailed, in demo mode only, to its signed-in recipient only, as
+// text: markup in a message stays text, and only links to this server's own pages are clickable.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers';
+import { buildTestApp, TEST_PASSWORD, type TestApp } from './helpers';
+
+const RECIPIENT = 'new.person@example.test';
 
 let t: TestApp | null = null;
 afterEach(async () => {
@@ -15,17 +17,39 @@ async function addMessage(
   body: string,
   subject = 'You are invited to sign',
   at = new Date(),
+  to = RECIPIENT,
 ): Promise<void> {
   await app.deps.db
     .insertInto('outbox')
     .values({
       id: randomUUID(),
-      to_email: 'new.person@example.test',
+      to_email: to,
       subject,
       body,
       created_at: at.toISOString(),
     })
     .execute();
+}
+
+// The session cookie of the sign-in page, as the browser keeps it.
+async function sessionOf(app: TestApp, email: string): Promise<string> {
+  const response = await app.app.inject({
+    method: 'POST',
+    url: '/sign_in',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ email, password: TEST_PASSWORD, return_to: '/dev/outbox' }).toString(),
+  });
+  expect(response.statusCode).toBe(303);
+  expect(response.headers.location).toBe('/dev/outbox');
+  const cookie = response.cookies.find((entry) => entry.name === 'paraph_session');
+  if (cookie === undefined) throw new Error('no session cookie');
+  return cookie.value;
+}
+
+async function outboxAs(app: TestApp, email: string) {
+  await app.createUser({ email });
+  const session = await sessionOf(app, email);
+  return app.app.inject({ method: 'GET', url: '/dev/outbox', cookies: { paraph_session: session } });
 }
 
 describe('/dev/outbox', () => {
@@ -37,7 +61,7 @@ describe('/dev/outbox', () => {
       'Ada <img src=x onerror=alert(1)> invited you.\nCreate your account: /sign_up?invite=abc&x=1\nElsewhere: https://evil.example/phish',
       'Newer <b>bold</b>',
     );
-    const page = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    const page = await outboxAs(t, RECIPIENT);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.headers['cache-control']).toBe('no-store');
@@ -56,7 +80,7 @@ describe('/dev/outbox', () => {
       'Confirm: http://127.0.0.1:8080/idp/requests/1b2c\nOr: https://evil.example/idp/requests/1b2c',
       'Confirm your signature',
     );
-    const page = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    const page = await outboxAs(t, RECIPIENT);
     expect(page.body).toContain('<a href="/idp/requests/1b2c">http://127.0.0.1:8080/idp/requests/1b2c</a>');
     expect(page.body).toContain('<a href="/idp/requests/1b2c">https://evil.example/idp/requests/1b2c</a>');
     expect(page.body).not.toContain('href="http');

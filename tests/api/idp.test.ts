@@ -347,7 +347,7 @@ describe('resendDocumentVersionNotification', () => {
     expect(messages).toHaveLength(before + 1);
     const last = messages.find((message) => message.body.includes(versionId));
     expect(last?.subject).toBe('Confirm your signature on “Resend.pdf”');
-    expect(last?.body).toContain(`http://localhost:80/idp/requests/${versionId}`);
+    expect(last?.body).toContain(`http://localhost:8080/idp/requests/${versionId}`);
 
     now = new Date(now.getTime() + 4000);
     const tooSoon = await resend(versionId, token);

@@ -266,7 +266,7 @@ describe('the sign pipeline', () => {
     expect(version.attributes).toEqual({
       state: 'pending',
       documentId: id,
-      confirmationUrl: `http://localhost:80/idp/requests/${version.id}`,
+      confirmationUrl: `http://localhost:8080/idp/requests/${version.id}`,
       createdAt: START.toISOString(),
     });
     const row = await versionRow(t.deps, version.id);

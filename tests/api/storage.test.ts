@@ -1,5 +1,6 @@
 // The embedded object store: presigned POST uploads verified like S3 (signature, expiration, conditions,
 // size) with nothing left on disk when refused, and signed GET links that cannot be altered or replayed late.
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -197,6 +198,23 @@ describe('local storage', () => {
     return row.value;
   }
 
+  // The store takes a file only for a key an upload request issued (one upload per key): forms made here
+  // by hand need their key recorded as createUploadRequest would.
+  async function recordIssuedKey(key: string): Promise<void> {
+    const now = t.deps.clock();
+    await t.deps.db
+      .insertInto('upload_requests')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        key,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + 15 * 60 * 1000).toISOString(),
+        consumed_at: null,
+      })
+      .execute();
+  }
+
   async function sdkClientWithStoreCredentials(): Promise<S3Client> {
     return new S3Client({
       region: 'us-east-1',
@@ -211,6 +229,7 @@ describe('local storage', () => {
   it('accepts a presigned POST made by the AWS SDK with the store’s credentials', async () => {
     const client = await sdkClientWithStoreCredentials();
     const key = `uploads/${userId}/11111111-1111-4111-8111-111111111111.pdf`;
+    await recordIssuedKey(key);
     const { fields } = await createPresignedPost(client, {
       Bucket: 'paraph',
       Key: key,
@@ -253,6 +272,7 @@ describe('local storage', () => {
       secretAccessKey: await storeSecret(),
     });
     const key = `uploads/${userId}/66666666-6666-4666-8666-666666666666.pdf`;
+    await recordIssuedKey(key);
     const presigned = await s3.presignPost(key, {
       maxBytes: MAX_BYTES,
       expiresInSeconds: 900,

@@ -203,6 +203,10 @@ describe('safeReturnUrl', () => {
     ['//elsewhere.example/app/', '/app/documents'],
     ['/api/log_out', '/app/documents'],
     ['/app/\\elsewhere', '/app/documents'],
+    // A browser resolves dot-segments before it leaves: this one would go to another host.
+    ['/app/..//elsewhere.example/x', '/app/documents'],
+    ['/app/%2e%2e//elsewhere.example', '/app/documents'],
+    ['/app/documents/../settings', '/app/settings'],
   ])('%s -> %s', (url, expected) => {
     expect(safeReturnUrl(url)).toBe(expected);
   });

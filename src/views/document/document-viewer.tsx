@@ -28,6 +28,16 @@ function Unavailable() {
   );
 }
 
+// Pages that broke the server's rendering limits show a placeholder; this says why.
+function PagesUnavailable() {
+  const intl = useIntl();
+  return (
+    <MessageBar intent="warning">
+      <MessageBarBody>{intl.formatMessage({ id: 'document.viewer.pagesUnavailable' })}</MessageBarBody>
+    </MessageBar>
+  );
+}
+
 export function DocumentViewer({ document }: { document: DocumentActor }) {
   const intl = useIntl();
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -55,20 +65,30 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   const images = attributes.publicImagesFileUrls;
   const pdfUrl = attributes.pdfUrl && attributes.pdfUrl !== pdfFailedUrl ? attributes.pdfUrl : null;
   const prefersImages = isMobile || isTouch;
+  const notice = (attributes.unavailablePages?.length ?? 0) > 0 ? <PagesUnavailable /> : null;
 
-  if (images.length > 0 && (prefersImages || !pdfUrl)) {
-    return <PageImages urls={images} name={attributes.originalFilename} />;
+  // A page the server could not draw within its limits would cost the browser as much: images only.
+  if (images.length > 0 && (prefersImages || !pdfUrl || notice !== null)) {
+    return (
+      <>
+        {notice}
+        <PageImages urls={images} name={attributes.originalFilename} />
+      </>
+    );
   }
   if (!pdfUrl) return <Unavailable />;
   return (
-    <PdfViewer
-      url={pdfUrl}
-      pageImages={images}
-      loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
-      pageLabel={(page) =>
-        intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })
-      }
-      onFailure={() => setPdfFailedUrl(pdfUrl)}
-    />
+    <>
+      {notice}
+      <PdfViewer
+        url={pdfUrl}
+        pageImages={images}
+        loadingLabel={intl.formatMessage({ id: 'document.viewer.loadingPdf' })}
+        pageLabel={(page) =>
+          intl.formatMessage({ id: 'document.viewer.pageImage' }, { page, name: attributes.originalFilename })
+        }
+        onFailure={() => setPdfFailedUrl(pdfUrl)}
+      />
+    </>
   );
 }

@@ -36,7 +36,9 @@ const ERROR_MESSAGES: Record<string, MessageId> = {
   not_a_pdf: 'documents.upload.status.error.not_a_pdf',
   encrypted_pdf: 'documents.upload.status.error.encrypted_pdf',
   empty_file: 'documents.upload.status.error.empty_file',
+  too_many_pages: 'documents.upload.status.error.too_many_pages',
   network: 'documents.upload.status.error.network',
+  too_many_requests: 'documents.upload.status.error.too_many_requests',
 };
 
 export function uploadErrorMessage(code: string | null): MessageId {

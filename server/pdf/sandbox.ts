@@ -1,0 +1,276 @@
+// The PDF sandbox: uploads are inspected and pages rendered in a child process, never on the API's event
+// loop. Its limits:
+// - memory: V8's old space is capped, and a watchdog here reads the child's resident memory every 50 ms
+//   and kills it above the cap (pdfjs's and the canvas's buffers live outside the V8 heap, so the
+//   watchdog is the real cap);
+// - time: a request that outlives its limit kills the child (code stuck in native canvas drawing cannot
+//   be interrupted; a process can always be killed);
+// - inflation: no stream may decode to more than the limit (stream-limit.ts, checked in the child).
+// A killed child is started again for the next request; the request that broke a limit fails alone.
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PdfSandboxLimits } from '../config.ts';
+import type { PdfInspection } from './inspect-bytes.ts';
+import type { SandboxReply, SandboxRequest } from './sandbox-protocol.ts';
+import { patchedWorkerUrl } from './stream-limit.ts';
+
+export type SandboxFailureReason = 'stream_limit' | 'timeout' | 'memory' | 'crashed' | 'error' | 'stopped';
+
+export class SandboxFailure extends Error {
+  constructor(
+    public reason: SandboxFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxFailure';
+  }
+}
+
+export type SandboxPage = { png: Buffer; width: number; height: number };
+
+const CHILD_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sandbox-boot.mjs');
+// The child runs TypeScript with the loader the server itself runs under (`node --import tsx`), found from
+// here so that it works whatever the parent's own flags are (a test runner's, for one). The boot script
+// registers it once the PDF libraries are loaded.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const WATCHDOG_MS = 50;
+// Loading pdfjs and the canvas takes a moment on a busy machine; a child that cannot start at all is
+// broken, not slow.
+const START_TIMEOUT_MS = 60_000;
+// pdf-lib reads a 50 MB upload in a few seconds; far longer is a file built to be slow.
+const INSPECT_TIMEOUT_MS = 30_000;
+const SANDBOX_NICENESS = 10;
+// An idle child gives its memory back.
+const IDLE_MS = 30_000;
+
+type Pending = { id: number; resolve: (reply: SandboxReply) => void; reject: (error: SandboxFailure) => void };
+
+function residentBytes(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'latin1'));
+    return match?.[1] === undefined ? null : Number(match[1]) * 1024;
+  } catch {
+    // No /proc (not Linux), or the child just exited: V8's heap cap is then the only memory limit.
+    return null;
+  }
+}
+
+export class PdfSandbox {
+  readonly limits: PdfSandboxLimits;
+  #child: ChildProcess | null = null;
+  #ready: Promise<void> | null = null;
+  #pending: Pending | null = null;
+  #killReason: SandboxFailureReason | null = null;
+  #watchdog: NodeJS.Timeout | null = null;
+  #idle: NodeJS.Timeout | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #nextId = 1;
+  #openKey: string | null = null;
+  #openPages = 0;
+
+  constructor(limits: PdfSandboxLimits) {
+    this.limits = limits;
+  }
+
+  /** The child's process id while one runs (for measurements). */
+  get pid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
+  inspect(bytes: Uint8Array): Promise<PdfInspection> {
+    return this.#exclusive(async () => {
+      const reply = await this.#call({ type: 'inspect', id: 0, bytes }, INSPECT_TIMEOUT_MS);
+      return reply as PdfInspection;
+    });
+  }
+
+  /**
+   * Opens a document in the child (unless it is the one already open) and answers its page count.
+   * `key` names the bytes; `load` is called only when they must be sent.
+   */
+  open(key: string, load: () => Promise<Uint8Array>): Promise<number> {
+    return this.#exclusive(() => this.#open(key, load));
+  }
+
+  renderPage(key: string, load: () => Promise<Uint8Array>, pageNumber: number): Promise<SandboxPage> {
+    return this.#exclusive(async () => {
+      await this.#open(key, load);
+      const value = (await this.#call(
+        { type: 'render', id: 0, pageNumber },
+        this.limits.pageTimeoutMs,
+      )) as { png: Uint8Array; width: number; height: number };
+      return {
+        png: Buffer.from(value.png.buffer, value.png.byteOffset, value.png.byteLength),
+        width: value.width,
+        height: value.height,
+      };
+    });
+  }
+
+  /** Kills the child now; a request in flight fails with `stopped`. A later request starts a new child. */
+  stop(): void {
+    this.#kill('stopped');
+  }
+
+  async #open(key: string, load: () => Promise<Uint8Array>): Promise<number> {
+    if (this.#openKey === key && this.#child !== null) return this.#openPages;
+    this.#openKey = null;
+    const bytes = await load();
+    const value = (await this.#call({ type: 'open', id: 0, bytes }, this.limits.pageTimeoutMs)) as {
+      numPages: number;
+    };
+    this.#openKey = key;
+    this.#openPages = value.numPages;
+    return value.numPages;
+  }
+
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #call(request: SandboxRequest, timeoutMs: number): Promise<unknown> {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
+    const child = await this.#start();
+    const id = this.#nextId++;
+    child.channel?.ref();
+    try {
+      const reply = await new Promise<SandboxReply>((resolve, reject) => {
+        this.#pending = { id, resolve, reject };
+        const timer = setTimeout(() => this.#kill('timeout'), timeoutMs);
+        const clear = (): void => clearTimeout(timer);
+        this.#pending.resolve = (value) => {
+          clear();
+          resolve(value);
+        };
+        this.#pending.reject = (error) => {
+          clear();
+          reject(error);
+        };
+        child.send({ ...request, id });
+      });
+      if (reply.type === 'failed') throw new SandboxFailure(reply.reason, reply.message);
+      if (reply.type !== 'result') throw new SandboxFailure('error', 'The sandbox answered out of turn');
+      return reply.value;
+    } finally {
+      this.#pending = null;
+      if (this.#child === child) {
+        child.channel?.unref();
+        this.#idle = setTimeout(() => this.#kill('stopped'), IDLE_MS);
+        this.#idle.unref();
+      }
+    }
+  }
+
+  #start(): Promise<ChildProcess> {
+    if (this.#child !== null && this.#ready !== null) {
+      const child = this.#child;
+      return this.#ready.then(() => child);
+    }
+    this.#killReason = null;
+    const child = fork(CHILD_ENTRY, [], {
+      execArgv: [`--max-old-space-size=${this.limits.memoryMb}`],
+      // Only what the child needs: no database URL, no keys.
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }),
+        PARAPH_SANDBOX_LIMITS: JSON.stringify(this.limits),
+        PARAPH_SANDBOX_WORKER: patchedWorkerUrl(),
+        PARAPH_SANDBOX_LOADER: TSX_LOADER,
+      },
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    this.#child = child;
+    child.unref();
+    // Drawing is background work: on a small machine the API's requests go first.
+    if (child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, SANDBOX_NICENESS);
+      } catch {
+        // Not permitted here: the sandbox runs at the server's priority.
+      }
+    }
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => this.#kill('timeout'), START_TIMEOUT_MS);
+      this.#pending = {
+        id: 0,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+    });
+    this.#ready = ready;
+    child.on('message', (reply: SandboxReply) => {
+      const pending = this.#pending;
+      if (pending === null) return;
+      if (reply.type === 'ready' ? pending.id === 0 : reply.id === pending.id) pending.resolve(reply);
+    });
+    const onGone = (): void => {
+      if (this.#child !== child) return;
+      const reason = this.#killReason ?? 'crashed';
+      this.#child = null;
+      this.#ready = null;
+      this.#openKey = null;
+      if (this.#watchdog !== null) clearInterval(this.#watchdog);
+      this.#watchdog = null;
+      if (this.#idle !== null) clearTimeout(this.#idle);
+      this.#idle = null;
+      this.#pending?.reject(new SandboxFailure(reason, MESSAGES[reason]));
+      this.#pending = null;
+    };
+    child.on('exit', onGone);
+    child.on('error', onGone);
+    const capBytes = this.limits.memoryMb * 1024 * 1024;
+    this.#watchdog = setInterval(() => {
+      const rss = child.pid === undefined ? null : residentBytes(child.pid);
+      if (rss !== null && rss > capBytes) this.#kill('memory');
+    }, WATCHDOG_MS);
+    this.#watchdog.unref();
+    return ready.then(() => {
+      this.#pending = null;
+      return child;
+    });
+  }
+
+  #kill(reason: SandboxFailureReason): void {
+    const child = this.#child;
+    if (child === null) return;
+    this.#killReason ??= reason;
+    child.kill('SIGKILL');
+  }
+}
+
+const MESSAGES: Record<SandboxFailureReason, string> = {
+  stream_limit: 'A stream inflates beyond the limit',
+  timeout: 'The PDF sandbox ran out of time',
+  memory: 'The PDF sandbox went over its memory limit',
+  crashed: 'The PDF sandbox stopped unexpectedly',
+  error: 'The PDF sandbox failed',
+  stopped: 'The PDF sandbox was stopped',
+};
+
+// One sandbox for uploads and one for page images, per set of limits: an inspection never waits behind a
+// slow page, and tests that build many apps share the processes.
+const sandboxes = new Map<string, PdfSandbox>();
+
+export function pdfSandbox(role: 'inspect' | 'render', limits: PdfSandboxLimits): PdfSandbox {
+  const key = `${role}:${JSON.stringify(limits)}`;
+  let sandbox = sandboxes.get(key);
+  if (sandbox === undefined) {
+    sandbox = new PdfSandbox(limits);
+    sandboxes.set(key, sandbox);
+  }
+  return sandbox;
+}
