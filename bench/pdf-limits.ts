@@ -4,17 +4,14 @@
 // server, as ratios to the budget: at most 300 MB of growth, and a p99 within 2x the idle one.
 // Uploads: a 4 GiB inflate bomb, a 10,000-page PDF (refused by PARAPH_MAX_PAGES), one of 1,000 pages (just
 // at the limit: rendered a few pages per turn) and a page with a 34862x4332 soft mask.
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { hashPassword } from '../server/auth/passwords.ts';
-import { openMigratedDatabase } from '../server/db/database.ts';
 import { multipartForm, storageFormFields, type UploadAttributes } from '../tests/api/storage-form.ts';
 import { makeInflateBombPdf, makePdf, makeSoftMaskPdf } from '../tests/fixtures/pdfs.ts';
 import { signInForApi } from './browser.ts';
 import { mib, ms, ratio, round, type Bench, type BenchResult, type Cell } from './report.ts';
-import { makeDataDir, startServer } from './server-process.ts';
+import { createBenchUser, makeDataDir, startServer } from './server-process.ts';
 
 const MIB = 1024 * 1024;
 const GROWTH_BUDGET_BYTES = 300 * MIB;
@@ -25,7 +22,7 @@ const IDLE_SECONDS = 6;
 const CONNECTIONS = 4;
 // The 1,000-page document takes minutes; the measurement stops here and says so.
 const PROCESSING_LIMIT_MS = 10 * 60 * 1000;
-const USER = { email: 'limits@example.test', password: 'bench-password-not-secret' };
+const USER = { email: 'limits@example.test', fullName: 'Lim Its', password: 'bench-password-not-secret' };
 
 type Case = { key: string; label: string; make: () => Promise<Buffer> };
 
@@ -84,31 +81,6 @@ function treeRss(rootPid: number): number {
   let total = 0;
   for (const pid of tree) total += rssOf(pid);
   return total;
-}
-
-async function createUser(dataDir: string): Promise<void> {
-  const { db } = await openMigratedDatabase({ dataDir, databaseUrl: null });
-  try {
-    await db
-      .insertInto('users')
-      .values({
-        id: randomUUID(),
-        email: USER.email,
-        full_name: 'Lim Its',
-        initials: 'LI',
-        password_hash: await hashPassword(USER.password),
-        locale: 'en',
-        country_code: 'nl',
-        location: '',
-        welcome_screen_watched: 1,
-        plan: 'basic',
-        created_at: new Date().toISOString(),
-        last_seen_at: null,
-      })
-      .execute();
-  } finally {
-    await db.destroy();
-  }
 }
 
 // The upload dialog's three requests; answers createDocument's status and the document id, if any.
@@ -170,7 +142,7 @@ type Measured = {
 async function measureCase(item: Case): Promise<Measured> {
   const pdf = await item.make();
   const dataDir = await makeDataDir('pdf-limits');
-  await createUser(dataDir);
+  await createBenchUser(dataDir, USER);
   const server = await startServer({ dataDir, demo: false });
   try {
     const token = await signInForApi(server.origin, USER.email, USER.password);

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
+import { hashPassword } from '../server/auth/passwords.ts';
+import { openMigratedDatabase } from '../server/db/database.ts';
 import type { Database } from '../server/db/schema.ts';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -134,4 +136,38 @@ export async function insertReadyDocument(
     })
     .execute();
   return { id, fileKey };
+}
+
+// An account in a fresh data folder, written before the server starts (the bench's own sign-in).
+export async function createBenchUser(
+  dataDir: string,
+  user: { email: string; fullName: string; password: string },
+): Promise<void> {
+  const { db } = await openMigratedDatabase({ dataDir, databaseUrl: null });
+  try {
+    await db
+      .insertInto('users')
+      .values({
+        id: randomUUID(),
+        email: user.email,
+        full_name: user.fullName,
+        initials: user.fullName
+          .split(/\s+/)
+          .map((part) => part[0] ?? '')
+          .join('')
+          .slice(0, 2)
+          .toUpperCase(),
+        password_hash: await hashPassword(user.password),
+        locale: 'en',
+        country_code: 'nl',
+        location: '',
+        welcome_screen_watched: 1,
+        plan: 'basic',
+        created_at: new Date().toISOString(),
+        last_seen_at: null,
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
 }

@@ -2,7 +2,7 @@
 // server's RSS is sampled every 20 ms from /proc. The storage endpoint streams to disk, so its growth must
 // stay within 30 MB whatever the file size. The reference in the same run is fs.copyFile of the same file.
 // POST /api/documents is measured separately and only reported: it re-reads the upload to check it.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -10,13 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { hashPassword } from '../server/auth/passwords.ts';
-import { openMigratedDatabase } from '../server/db/database.ts';
 import { storageFormFields, type UploadAttributes } from '../tests/api/storage-form.ts';
 import { makeLargePdf } from '../tests/fixtures/pdfs.ts';
 import { signInForApi } from './browser.ts';
 import { mib, ms, ratio, round, type Bench, type BenchResult } from './report.ts';
-import { makeDataDir, startServer } from './server-process.ts';
+import { createBenchUser, makeDataDir, startServer } from './server-process.ts';
 
 const FILE_BYTES = 50 * 1024 * 1024;
 const WARM_UP_BYTES = 256 * 1024;
@@ -111,31 +109,6 @@ function during(
   return { peak: Math.max(0, ...inside.map((sample) => sample.rss)), count: inside.length, maxGapMs };
 }
 
-async function createUser(dataDir: string): Promise<void> {
-  const { db } = await openMigratedDatabase({ dataDir, databaseUrl: null });
-  try {
-    await db
-      .insertInto('users')
-      .values({
-        id: randomUUID(),
-        email: USER.email,
-        full_name: USER.fullName,
-        initials: 'UU',
-        password_hash: await hashPassword(USER.password),
-        locale: 'en',
-        country_code: 'nl',
-        location: '',
-        welcome_screen_watched: 1,
-        plan: 'basic',
-        created_at: new Date().toISOString(),
-        last_seen_at: null,
-      })
-      .execute();
-  } finally {
-    await db.destroy();
-  }
-}
-
 // The form S3 expects, built by hand around a file stream: fields first, the file last, and a
 // Content-Length computed up front, so neither side needs the file in memory.
 async function warmUp(origin: string, auth: Record<string, string>, filePath: string): Promise<void> {
@@ -217,7 +190,7 @@ async function measure(): Promise<BenchResult> {
     }
     const copyMs = copies.sort((a, b) => a - b)[Math.floor(COPY_RUNS / 2)] ?? 0;
 
-    await createUser(dataDir);
+    await createBenchUser(dataDir, USER);
     const server = await startServer({ dataDir, demo: false });
     try {
       const token = await signInForApi(server.origin, USER.email, USER.password);

@@ -36,7 +36,8 @@ function hasControlOrBackslash(url: string): boolean {
  * server's sign-in and log-out redirects use it too.
  */
 export function sameOriginPath(url: string): string | null {
-  if (url.length === 0 || url.length > 2048 || !url.startsWith('/') || hasControlOrBackslash(url)) return null;
+  if (url.length === 0 || url.length > 2048 || !url.startsWith('/') || hasControlOrBackslash(url))
+    return null;
   const path = resolvedPath(url);
   // Resolving again must change nothing, so whoever follows the answer reads the same path.
   return path === null || resolvedPath(path) !== path ? null : path;

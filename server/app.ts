@@ -159,7 +159,9 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
 
     const handlers: Handlers = { ...HANDLERS, ...overrides.handlers };
     const contract = loadContract();
-    const operations = new Map(apiOperations(contract).map((operation) => [operation.operationId, operation]));
+    const operations = new Map(
+      apiOperations(contract).map((operation) => [operation.operationId, operation]),
+    );
     await app.register(openapiGlue, {
       specification: apiDocument(contract),
       prefix: '/api',

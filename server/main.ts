@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startImageWorker } from './images/worker.ts';
+import { warmUpInspection } from './pdf/inspect.ts';
 import { autodeleteIntervalMs, startAutodeletion } from './jobs/autodeletion.ts';
 import { startCleanup } from './jobs/cleanup.ts';
 import { idpAutoconfirmOptions, startIdpAutoconfirm } from './jobs/idp-autoconfirm.ts';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   const port = address?.port ?? config.port;
   // PORT=0 picked a free port: links must name the real one.
   if (config.isPublicOriginDerived) config.publicOrigin = `http://localhost:${port}`;
+  warmUpInspection(config.pdfSandbox);
   const worker = startImageWorker(app.deps, { pollMs: IMAGE_POLL_MS });
   const autodeletion = startAutodeletion(app.deps, { intervalMs: autodeleteEveryMs });
   const cleanup = startCleanup(app.deps, { intervalMs: config.cleanupIntervalMs });

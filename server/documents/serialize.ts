@@ -166,7 +166,10 @@ function parsePageNumbers(json: string): number[] {
 
 // One entry per page, in page order: the image's key, or null for a page that could not be rendered (or,
 // in a re-render, has none yet).
-function pageImageKeys(keys: ReadonlyMap<number, string>, unavailablePages: readonly number[]): (string | null)[] {
+function pageImageKeys(
+  keys: ReadonlyMap<number, string>,
+  unavailablePages: readonly number[],
+): (string | null)[] {
   const unavailable = new Set(unavailablePages);
   const lastPage = Math.max(0, ...keys.keys(), ...unavailable);
   const result: (string | null)[] = [];

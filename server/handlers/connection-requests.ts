@@ -186,7 +186,10 @@ async function refusalBetween(
     : conflict('connection_request_received', 'This person has already asked you to connect.');
 }
 
-async function createConnectionRequest(req: OperationRequest<'createConnectionRequest'>, reply: FastifyReply) {
+async function createConnectionRequest(
+  req: OperationRequest<'createConnectionRequest'>,
+  reply: FastifyReply,
+) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const { db } = deps;
@@ -305,7 +308,10 @@ async function acceptConnectionRequest(req: OperationRequest<'acceptConnectionRe
   return { data: connectionResource(row), included: [connectedProfile(row)] };
 }
 
-async function refuseConnectionRequest(req: OperationRequest<'refuseConnectionRequest'>, reply: FastifyReply) {
+async function refuseConnectionRequest(
+  req: OperationRequest<'refuseConnectionRequest'>,
+  reply: FastifyReply,
+) {
   const viewer = currentUser(req);
   const { id } = req.params;
   const result = await req.server.deps.db
@@ -317,7 +323,10 @@ async function refuseConnectionRequest(req: OperationRequest<'refuseConnectionRe
   return reply.status(204).send();
 }
 
-async function deleteConnectionRequest(req: OperationRequest<'deleteConnectionRequest'>, reply: FastifyReply) {
+async function deleteConnectionRequest(
+  req: OperationRequest<'deleteConnectionRequest'>,
+  reply: FastifyReply,
+) {
   const viewer = currentUser(req);
   const { id } = req.params;
   const result = await req.server.deps.db

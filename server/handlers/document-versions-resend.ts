@@ -60,7 +60,10 @@ export async function sendConfirmationRequest(
     .execute();
 }
 
-async function resendDocumentVersionNotification(req: OperationRequest<'resendDocumentVersionNotification'>, reply: FastifyReply) {
+async function resendDocumentVersionNotification(
+  req: OperationRequest<'resendDocumentVersionNotification'>,
+  reply: FastifyReply,
+) {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const id = req.params.id.toLowerCase();

@@ -117,7 +117,10 @@ async function accountsByEmail(db: ActionDb, emails: readonly string[]): Promise
   return new Map(users.map((user) => [user.email.toLowerCase(), user.id]));
 }
 
-async function saveSignFlow(req: OperationRequest<'createSignFlow' | 'updateSignFlow'>, mode: 'create' | 'edit'): Promise<{ flowId: string }> {
+async function saveSignFlow(
+  req: OperationRequest<'createSignFlow' | 'updateSignFlow'>,
+  mode: 'create' | 'edit',
+): Promise<{ flowId: string }> {
   const viewer = currentUser(req);
   const deps = req.server.deps;
   const meta = actionMeta(req, viewer);

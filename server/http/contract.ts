@@ -65,7 +65,10 @@ function requiresBearer(document: OpenApiDocument, security: SecurityRequirement
   );
 }
 
-function requestBodyOf(document: OpenApiDocument, body: RequestBodyObject | undefined): ContractRequestBody | null {
+function requestBodyOf(
+  document: OpenApiDocument,
+  body: RequestBodyObject | undefined,
+): ContractRequestBody | null {
   let resolved = body;
   const prefix = '#/components/requestBodies/';
   if (resolved?.$ref?.startsWith(prefix)) {

@@ -92,7 +92,11 @@ function describe(error: unknown): string {
 }
 
 // Limits a file breaks every time it is read: retrying would only break them again.
-const DETERMINISTIC_FAILURES: ReadonlySet<SandboxFailureReason> = new Set(['stream_limit', 'timeout', 'memory']);
+const DETERMINISTIC_FAILURES: ReadonlySet<SandboxFailureReason> = new Set([
+  'stream_limit',
+  'timeout',
+  'memory',
+]);
 
 function newLock(deps: AppDeps): string {
   return new Date(deps.clock().getTime() + LOCK_MS).toISOString();
@@ -183,7 +187,11 @@ async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: nu
     }
     await trx
       .updateTable('documents')
-      .set({ images_state: 'ready', unavailable_pages: JSON.stringify(failed), updated_at: now.toISOString() })
+      .set({
+        images_state: 'ready',
+        unavailable_pages: JSON.stringify(failed),
+        updated_at: now.toISOString(),
+      })
       .where('id', '=', job.document_id)
       .execute();
   });
@@ -267,7 +275,11 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
 // pages left, was handed back at shutdown, or turned out not to be ours any more.
 type ClaimOutcome = 'ended' | 'continues' | 'released' | 'lost';
 
-async function processJob(deps: AppDeps, job: JobRow, signal: AbortSignal | undefined): Promise<ClaimOutcome> {
+async function processJob(
+  deps: AppDeps,
+  job: JobRow,
+  signal: AbortSignal | undefined,
+): Promise<ClaimOutcome> {
   if (job.locked_until === null) throw new Error('A claimed job has no lock');
   const claim: Claim = { job, lock: job.locked_until };
   const document = await deps.db

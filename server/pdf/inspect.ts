@@ -15,9 +15,15 @@ export async function inspectPdf(buf: Buffer, limits: InspectLimits): Promise<Pd
   try {
     inspection = await pdfSandbox('inspect', limits.pdfSandbox).inspect(buf);
   } catch (error) {
-    if (error instanceof SandboxFailure && error.reason !== 'stopped') return { ok: false, code: 'not_a_pdf' };
+    if (error instanceof SandboxFailure && error.reason !== 'stopped')
+      return { ok: false, code: 'not_a_pdf' };
     throw error;
   }
   if (inspection.ok && inspection.pageCount > limits.maxPages) return { ok: false, code: 'too_many_pages' };
   return inspection;
+}
+
+// At start-up: the first upload then does not wait for the sandbox to load pdfjs and pdf-lib.
+export function warmUpInspection(limits: PdfSandboxLimits): void {
+  void pdfSandbox('inspect', limits).warmUp();
 }

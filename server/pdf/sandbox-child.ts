@@ -48,7 +48,9 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
       case 'open': {
         await close();
         // pdfjs refuses a Buffer (which is what arrives), and may detach what it is given.
-        loading = await openPdf(new Uint8Array(request.bytes.buffer, request.bytes.byteOffset, request.bytes.length));
+        loading = await openPdf(
+          new Uint8Array(request.bytes.buffer, request.bytes.byteOffset, request.bytes.length),
+        );
         document = await loading.promise;
         if (streamLimitHit) throw new Error('stream limit');
         return { type: 'result', id: request.id, value: { numPages: document.numPages } };
@@ -69,7 +71,9 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
       type: 'failed',
       id: request.id,
       reason: streamLimitHit ? 'stream_limit' : 'error',
-      message: streamLimitHit ? `A stream inflates to more than ${limits.maxStreamBytes} bytes` : describe(error),
+      message: streamLimitHit
+        ? `A stream inflates to more than ${limits.maxStreamBytes} bytes`
+        : describe(error),
     };
   }
 }

@@ -43,11 +43,15 @@ const WATCHDOG_MS = 50;
 const START_TIMEOUT_MS = 60_000;
 // pdf-lib reads a 50 MB upload in a few seconds; far longer is a file built to be slow.
 const INSPECT_TIMEOUT_MS = 30_000;
-const SANDBOX_NICENESS = 10;
-// An idle child gives its memory back.
-const IDLE_MS = 30_000;
+// An idle child gives its memory back, after long enough that a person uploading a few files in a row,
+// or a queue of page images, pays the start (a second or more on a busy machine) once.
+const IDLE_MS = 5 * 60_000;
 
-type Pending = { id: number; resolve: (reply: SandboxReply) => void; reject: (error: SandboxFailure) => void };
+type Pending = {
+  id: number;
+  resolve: (reply: SandboxReply) => void;
+  reject: (error: SandboxFailure) => void;
+};
 
 function residentBytes(pid: number): number | null {
   try {
@@ -61,6 +65,9 @@ function residentBytes(pid: number): number | null {
 
 export class PdfSandbox {
   readonly limits: PdfSandboxLimits;
+  // Page images are background work: on a small machine the API's requests go first. An upload's
+  // inspection is what a person waits for, so it keeps the server's own priority.
+  readonly niceness: number;
   #child: ChildProcess | null = null;
   #ready: Promise<void> | null = null;
   #pending: Pending | null = null;
@@ -72,8 +79,18 @@ export class PdfSandbox {
   #openKey: string | null = null;
   #openPages = 0;
 
-  constructor(limits: PdfSandboxLimits) {
+  constructor(limits: PdfSandboxLimits, niceness = 0) {
     this.limits = limits;
+    this.niceness = niceness;
+  }
+
+  /** Starts the child now, so that the first request does not wait for pdfjs to load. */
+  warmUp(): Promise<void> {
+    return this.#exclusive(async () => {
+      const child = await this.#start();
+      child.channel?.unref();
+      this.#scheduleIdle();
+    }).catch(() => undefined);
   }
 
   /** The child's process id while one runs (for measurements). */
@@ -99,10 +116,11 @@ export class PdfSandbox {
   renderPage(key: string, load: () => Promise<Uint8Array>, pageNumber: number): Promise<SandboxPage> {
     return this.#exclusive(async () => {
       await this.#open(key, load);
-      const value = (await this.#call(
-        { type: 'render', id: 0, pageNumber },
-        this.limits.pageTimeoutMs,
-      )) as { png: Uint8Array; width: number; height: number };
+      const value = (await this.#call({ type: 'render', id: 0, pageNumber }, this.limits.pageTimeoutMs)) as {
+        png: Uint8Array;
+        width: number;
+        height: number;
+      };
       return {
         png: Buffer.from(value.png.buffer, value.png.byteOffset, value.png.byteLength),
         width: value.width,
@@ -162,10 +180,29 @@ export class PdfSandbox {
       this.#pending = null;
       if (this.#child === child) {
         child.channel?.unref();
-        this.#idle = setTimeout(() => this.#kill('stopped'), IDLE_MS);
-        this.#idle.unref();
+        this.#scheduleIdle();
       }
     }
+  }
+
+  #scheduleIdle(): void {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => this.#retire(), IDLE_MS);
+    this.#idle.unref();
+  }
+
+  // The idle child is forgotten before it is killed: a request arriving before its exit is seen then
+  // starts a new child instead of being sent to the dying one.
+  #retire(): void {
+    const child = this.#child;
+    this.#idle = null;
+    if (child === null || this.#pending !== null) return;
+    this.#child = null;
+    this.#ready = null;
+    this.#openKey = null;
+    if (this.#watchdog !== null) clearInterval(this.#watchdog);
+    this.#watchdog = null;
+    child.kill('SIGKILL');
   }
 
   #start(): Promise<ChildProcess> {
@@ -189,10 +226,9 @@ export class PdfSandbox {
     });
     this.#child = child;
     child.unref();
-    // Drawing is background work: on a small machine the API's requests go first.
-    if (child.pid !== undefined) {
+    if (child.pid !== undefined && this.niceness !== 0) {
       try {
-        os.setPriority(child.pid, SANDBOX_NICENESS);
+        os.setPriority(child.pid, this.niceness);
       } catch {
         // Not permitted here: the sandbox runs at the server's priority.
       }
@@ -261,6 +297,10 @@ const MESSAGES: Record<SandboxFailureReason, string> = {
   stopped: 'The PDF sandbox was stopped',
 };
 
+// Enough to let the API's requests go first on a busy machine, not so much that page images starve
+// beside other busy programs.
+const RENDER_NICENESS = 5;
+
 // One sandbox for uploads and one for page images, per set of limits: an inspection never waits behind a
 // slow page, and tests that build many apps share the processes.
 const sandboxes = new Map<string, PdfSandbox>();
@@ -269,7 +309,7 @@ export function pdfSandbox(role: 'inspect' | 'render', limits: PdfSandboxLimits)
   const key = `${role}:${JSON.stringify(limits)}`;
   let sandbox = sandboxes.get(key);
   if (sandbox === undefined) {
-    sandbox = new PdfSandbox(limits);
+    sandbox = new PdfSandbox(limits, role === 'render' ? RENDER_NICENESS : 0);
     sandboxes.set(key, sandbox);
   }
   return sandbox;

@@ -17,6 +17,7 @@ import {
   bearer,
   buildTestApp,
   insertDocument,
+  filesUnder,
   postUploadRequest,
   type TestApp,
   type TestUser,
@@ -24,14 +25,6 @@ import {
 import { postStorageForm, storageFormFields, type UploadAttributes } from './storage-form.ts';
 
 const PAST_GRACE_MS = UPLOAD_TTL_SECONDS * 1000 + CREATE_GRACE_MS + 60_000;
-
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 describe('storage cleanup job', () => {
   let t: TestApp;

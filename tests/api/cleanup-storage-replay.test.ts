@@ -1,20 +1,19 @@
 // A storage key takes one upload only: the presigned form replayed after its document exists, posted again
 // to a key that already holds a file, posted for a key no upload request issued, or posted twice at once,
 // is refused with 403 AccessDenied and stores nothing.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { bearer, buildTestApp, expectMatchesContract, postUploadRequest, type TestApp } from './helpers.ts';
+import {
+  bearer,
+  buildTestApp,
+  expectMatchesContract,
+  filesUnder,
+  postUploadRequest,
+  type TestApp,
+} from './helpers.ts';
 import { postStorageForm, storageFormFields, type UploadAttributes } from './storage-form.ts';
-
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 describe('one upload per storage key', () => {
   let t: TestApp;

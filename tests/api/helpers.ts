@@ -357,6 +357,15 @@ export function expectMatchesContract(operationId: string, status: number, body:
   ).toBe(true);
 }
 
+/** Every file below `folder`, as sorted paths relative to it; none when it does not exist. */
+export async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await fs.readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 // A minimal built app for the tests that need /app/ to exist.
 export async function makeFakeAppDir(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-dist-'));

@@ -7,12 +7,7 @@ import type { components } from '../../openapi/schema';
 import { UNAVAILABLE_PAGE_IMAGE_PATH } from '../../server/documents/serialize.ts';
 import { queueRenderPages, runPendingImageJobs } from '../../server/images/worker.ts';
 import { injectStreamLimit } from '../../server/pdf/stream-limit.ts';
-import {
-  makeInflateBombPdf,
-  makePdf,
-  makeSlowPagePdf,
-  makeSoftMaskPdf,
-} from '../fixtures/pdfs.ts';
+import { makeInflateBombPdf, makePdf, makeSlowPagePdf, makeSoftMaskPdf } from '../fixtures/pdfs.ts';
 import { bearer, buildTestApp, expectMatchesContract, insertDocument, type TestApp } from './helpers.ts';
 
 type DocumentBody = components['schemas']['DocumentResponse'];
@@ -84,7 +79,11 @@ describe('page rendering limits', () => {
   });
 
   it('fails a page that outlives the time limit, and renders the others', async () => {
-    const { t: app, token, ownerId } = await start({
+    const {
+      t: app,
+      token,
+      ownerId,
+    } = await start({
       PARAPH_RENDER_PAGE_TIMEOUT_MS: '1500',
       PARAPH_RENDER_MEMORY_MB: '4096',
       PARAPH_RENDER_MAX_STREAM_BYTES: String(1024 * MIB),
@@ -105,7 +104,11 @@ describe('page rendering limits', () => {
   });
 
   it('kills the sandbox over its memory cap: the page fails, and a document of no page is an error', async () => {
-    const { t: app, token, ownerId } = await start({
+    const {
+      t: app,
+      token,
+      ownerId,
+    } = await start({
       PARAPH_RENDER_MEMORY_MB: '200',
       PARAPH_RENDER_MAX_STREAM_BYTES: String(1024 * MIB),
     });
@@ -168,7 +171,9 @@ describe('page rendering limits', () => {
     const pagesDir = path.join(app.config.dataDir, 'storage', 'paraph', 'documents', id, 'pages');
     const left = await readdir(pagesDir).catch(() => []);
     expect(left).toEqual([]);
-    expect(await app.deps.db.selectFrom('jobs').select('id').where('document_id', '=', id).execute()).toEqual([]);
+    expect(await app.deps.db.selectFrom('jobs').select('id').where('document_id', '=', id).execute()).toEqual(
+      [],
+    );
   });
 
   it('refuses to patch a pdfjs whose stream decoder has moved', () => {

@@ -76,7 +76,11 @@ describe('shutdown', () => {
     });
     const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
     try {
-      await until('the job to be claimed', async () => ((await job()).state === 'running' ? true : null), 60_000);
+      await until(
+        'the job to be claimed',
+        async () => ((await job()).state === 'running' ? true : null),
+        60_000,
+      );
 
       const signalledAt = Date.now();
       server.kill('SIGTERM');

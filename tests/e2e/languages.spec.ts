@@ -143,7 +143,7 @@ async function createdAt(page: Page, id: string): Promise<string> {
 
 for (const lang of LANGUAGES) {
   test(`every screen in ${lang}`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const { storage, uploadedId, demoId } = await signedInBob(browser);
 
     // Signed out: the login page.

@@ -20,7 +20,7 @@ async function addPerson(page: Page, role: 'Reviewer' | 'Signatory', query: stri
 test('Ada starts an ordered flow, Carol approves, Bob is waited for and Ada waits for others', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const ada = await personIn(browser, 'ada@paraph.test');
   const token = await accessToken(ada);
   if (!token) throw new Error('no token after sign-in');
@@ -235,7 +235,7 @@ test('a reviewer rejects one flow; the owner cancels another from the document p
 test('signatures placed on page 2, one by mouse and one by keyboard, are saved with the flow', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   await signIn(page, 'ada@paraph.test');
   const token = await accessToken(page);
   if (!token) throw new Error('no token after sign-in');

@@ -119,7 +119,7 @@ function inkIn(
 test('Bob then Ada sign an ordered flow, each confirming in the identity app; the PDF verifies', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   mkdirSync(OUT_DIR, { recursive: true });
   const ada = await personAt(browser, 'ada@paraph.test');
   const token = await accessToken(ada);
