@@ -297,7 +297,7 @@ async function processJob(
     return 'ended';
   }
   const sandbox = pdfSandbox('render', deps.config.pdfSandbox);
-  // After a signature the images show the signed file, stamps included ([5/6]).
+  // After a signature the images show the signed file, stamps included.
   const fileKey = document.signed_file_key ?? document.file_key;
   const load = async (): Promise<Uint8Array> => deps.store.getBuffer(fileKey);
   const isStopped = (error: unknown): boolean =>
