@@ -18,6 +18,7 @@ import {
   buildTestApp,
   insertDocument,
   filesUnder,
+  postCreateDocument,
   postUploadRequest,
   type TestApp,
   type TestUser,
@@ -192,12 +193,7 @@ describe('storage cleanup job', () => {
   it('removes what an S3 store let in under a used key, once its policy has expired', async () => {
     const upload = await requestUpload();
     expect((await postFile(upload, await makePdf())).statusCode).toBe(201);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      headers: bearer(adaToken),
-      payload: { original_filename: 'a.pdf', file_url: `${upload.url}/${upload.key}`, filename: upload.key },
-    });
+    const created = await postCreateDocument(t, adaToken, upload);
     expect(created.statusCode, created.body).toBe(201);
     // An S3 store cannot refuse a replayed form before its policy expires: stand in for it.
     await t.deps.store.put(upload.key, await makePdf(), 'application/pdf');
@@ -239,12 +235,7 @@ describe('storage cleanup job', () => {
       // The process dies between storing the document's copy and committing its row.
       throw new Error('killed');
     };
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      headers: bearer(adaToken),
-      payload: { original_filename: 'a.pdf', file_url: `${upload.url}/${upload.key}`, filename: upload.key },
-    });
+    const created = await postCreateDocument(t, adaToken, upload);
     expect(created.statusCode).toBe(500);
     store.put = realPut;
     const [orphan] = documentKeys;
@@ -263,12 +254,7 @@ describe('storage cleanup job', () => {
   it('keeps nothing of a committed document for the cleanup to remove', async () => {
     const upload = await requestUpload();
     expect((await postFile(upload, await makePdf())).statusCode).toBe(201);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      headers: bearer(adaToken),
-      payload: { original_filename: 'a.pdf', file_url: `${upload.url}/${upload.key}`, filename: upload.key },
-    });
+    const created = await postCreateDocument(t, adaToken, upload);
     expect(created.statusCode, created.body).toBe(201);
     const documentId = created.json<{ data: { id: string } }>().data.id;
 

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePdf } from '../fixtures/pdfs.ts';
 import {
-  bearer,
   buildTestApp,
   expectMatchesContract,
   filesUnder,
+  postCreateDocument,
   postUploadRequest,
   type TestApp,
 } from './helpers.ts';
@@ -49,12 +49,7 @@ describe('one upload per storage key', () => {
   it('refuses the form replayed after its document was created, and stores nothing', async () => {
     const upload = await requestUpload();
     expect((await postFile(upload, await makePdf())).statusCode).toBe(201);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/documents',
-      headers: bearer(token),
-      payload: { original_filename: 'a.pdf', file_url: `${upload.url}/${upload.key}`, filename: upload.key },
-    });
+    const created = await postCreateDocument(t, token, upload);
     expect(created.statusCode, created.body).toBe(201);
     const before = await filesUnder(storageDir);
 

@@ -166,6 +166,25 @@ export async function postUploadRequest(
   return response.json<components['schemas']['UploadRequestResponse']>();
 }
 
+/** `POST /api/documents` for an upload stored under `upload.key`, as the app sends it. */
+export function postCreateDocument(
+  t: TestApp,
+  token: string,
+  upload: { url: string; key: string },
+  originalFilename = 'a.pdf',
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/documents',
+    headers: bearer(token),
+    payload: {
+      original_filename: originalFilename,
+      file_url: `${upload.url}/${upload.key}`,
+      filename: upload.key,
+    },
+  });
+}
+
 // ------------------------------------------------------------------ data made directly in the database
 
 export type InsertDocumentInput = {
