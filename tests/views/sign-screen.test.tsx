@@ -23,6 +23,25 @@ describe('sign screen: the form', () => {
     expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('London');
   });
 
+  it('says before signing that some pages could not be shown, on a phone as on a desktop', async () => {
+    const document = sampleDocument('d1', {
+      state: 'uploaded',
+      currentUserCanSign: true,
+      publicImagesFileUrls: ['http://localhost/s/d1/1.png', '/app/page-unavailable.svg'],
+      unavailablePages: [2],
+    });
+    renderSignScreen({ data: sampleOwnSigning({ document }) });
+    const notice = await screen.findByText('Some pages could not be shown.');
+    // In the form itself, not in the page images beside it that a narrow screen leaves out.
+    expect(notice.closest('form')).not.toBeNull();
+  });
+
+  it('says nothing of unavailable pages when every page rendered', async () => {
+    renderSignScreen();
+    await screen.findByRole('heading', { name: 'Sign the document' });
+    expect(screen.queryByText('Some pages could not be shown.')).toBeNull();
+  });
+
   it('cuts a long card description at 35 characters and keeps it whole in the title', async () => {
     renderSignScreen();
     const cut = await screen.findByText('Analytical Engines Ltd. qualified c…');

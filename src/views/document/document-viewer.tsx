@@ -8,6 +8,7 @@ import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
 import { PdfViewer } from '../../pdf/pdf-viewer';
 import { preloadPdfEngine } from './pdf-viewer-loader';
 import { PageImages } from './page-images';
+import { PagesUnavailable } from './pages-unavailable';
 
 // pdfjs-dist stays off the list's path. Where the PDF is drawn it starts loading with the document
 // route (or earlier, from the start-up preload), with its worker, while the document is still being
@@ -24,16 +25,6 @@ function Unavailable() {
         <MessageBarTitle>{intl.formatMessage({ id: 'document.viewer.unavailable.title' })}</MessageBarTitle>
         {intl.formatMessage({ id: 'document.viewer.unavailable.text' })}
       </MessageBarBody>
-    </MessageBar>
-  );
-}
-
-// Pages that broke the server's rendering limits show a placeholder; this says why.
-function PagesUnavailable() {
-  const intl = useIntl();
-  return (
-    <MessageBar intent="warning">
-      <MessageBarBody>{intl.formatMessage({ id: 'document.viewer.pagesUnavailable' })}</MessageBarBody>
     </MessageBar>
   );
 }
@@ -65,7 +56,10 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   const images = attributes.publicImagesFileUrls;
   const pdfUrl = attributes.pdfUrl && attributes.pdfUrl !== pdfFailedUrl ? attributes.pdfUrl : null;
   const prefersImages = isMobile || isTouch;
-  const notice = (attributes.unavailablePages?.length ?? 0) > 0 ? <PagesUnavailable /> : null;
+  const notice =
+    (attributes.unavailablePages?.length ?? 0) > 0 ? (
+      <PagesUnavailable pages={attributes.unavailablePages} />
+    ) : null;
 
   // A page the server could not draw within its limits would cost the browser as much: images only.
   if (images.length > 0 && (prefersImages || !pdfUrl || notice !== null)) {

@@ -37,6 +37,7 @@ import type { signingMachine } from '../../../machines/signing.machine';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
 import { PageImages } from '../document/page-images';
+import { PagesUnavailable } from '../document/pages-unavailable';
 import { truncateName } from '../format';
 import { FULL_TABLE_QUERY, useMediaQuery } from '../use-media-query';
 import { DocumentBlock } from './document-block';
@@ -320,6 +321,7 @@ export function SignForm({ signing, documentId }: { signing: SigningActor; docum
             {intl.formatMessage({ id: 'documents.sign.document.label' })}
           </Text>
           <DocumentBlock document={document} />
+          <PagesUnavailable pages={document.attributes.unavailablePages} />
         </section>
         <section className={styles.section}>
           <SmartCardList
