@@ -1510,8 +1510,11 @@ export interface components {
         /** @description A resource id. Any string is accepted, so an id that does not exist, malformed or not, is a 404 like someone else's. */
         Id: string;
         Bucket: string;
-        /** @description A same-origin path to go to afterwards; anything else is replaced by the default. */
-        ReturnTo: string;
+        /**
+         * @description A same-origin path to go to afterwards. Anything else (another origin, over 2048 characters,
+         *     repeated) is replaced by the default rather than refused: log-out must log out whatever the link.
+         */
+        ReturnTo: unknown;
         /** @description Trimmed text matched against the file name and the owner's name and e-mail address. */
         Search: string;
         /** @description Defaults to `created_at`. */
@@ -1535,7 +1538,10 @@ export interface operations {
     signInPage: {
         parameters: {
             query?: {
-                /** @description A same-origin path to go to afterwards; anything else is replaced by the default. */
+                /**
+                 * @description A same-origin path to go to afterwards. Anything else (another origin, over 2048 characters,
+                 *     repeated) is replaced by the default rather than refused: log-out must log out whatever the link.
+                 */
                 return_to?: components["parameters"]["ReturnTo"];
             };
             header?: never;
@@ -1749,7 +1755,10 @@ export interface operations {
     logOut: {
         parameters: {
             query?: {
-                /** @description A same-origin path to go to afterwards; anything else is replaced by the default. */
+                /**
+                 * @description A same-origin path to go to afterwards. Anything else (another origin, over 2048 characters,
+                 *     repeated) is replaced by the default rather than refused: log-out must log out whatever the link.
+                 */
                 return_to?: components["parameters"]["ReturnTo"];
             };
             header?: never;

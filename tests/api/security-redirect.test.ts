@@ -85,4 +85,25 @@ describe('the redirects of sign-in and log-out', () => {
       expect(logOut.headers.location).toBe('/app/login');
     },
   );
+
+  it.each([
+    ['over 2048 characters', `return_to=${encodeURIComponent(`/app/${'a'.repeat(3000)}`)}`, '/app/login'],
+    ['repeated', 'return_to=%2Fapp%2Fsettings&return_to=%2Fapp%2Fdocuments', '/app/login'],
+  ])('log out even when return_to is %s, and fall back to the default', async (_label, query, expected) => {
+    const token = await t.signIn(ada.email, ada.password);
+    const authorization = `Bearer ${token}`;
+    const logOut = await t.app.inject({ url: `/api/log_out?${query}`, headers: { authorization } });
+    expect(logOut.statusCode).toBe(303);
+    expect(logOut.headers.location).toBe(expected);
+    const profile = await t.app.inject({ url: '/api/profiles', headers: { authorization } });
+    expect(profile.statusCode).toBe(401);
+  });
+
+  it('shows the sign-in form with the default return_to when return_to is too long or repeated', async () => {
+    for (const query of [`return_to=/app/${'a'.repeat(3000)}`, 'return_to=/app/x&return_to=/app/y']) {
+      const form = await t.app.inject({ url: `/sign_in?${query}` });
+      expect(form.statusCode).toBe(200);
+      expect(form.body).toContain('<input type="hidden" name="return_to" value="/app/auth">');
+    }
+  });
 });
