@@ -18,7 +18,7 @@ export type AppDeps = {
 
 export type AuthUser = { id: string; email: string; fullName: string };
 
-export type { Handler, Handlers, OperationId, OperationRequest } from './http/typed-handler.ts';
+export type { Handler, Handlers, OperationId, OperationRequest, ReplyBody } from './http/typed-handler.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

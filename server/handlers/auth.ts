@@ -24,7 +24,7 @@ async function getTokens(req: OperationRequest<'getTokens'>, reply: FastifyReply
   if (session === null) throw unauthorized();
   const { token, expiresInSeconds } = await issueAccessToken(db, session.userId, session.id, now);
   reply.header('cache-control', 'no-store');
-  return { access_token: token, token_type: 'Bearer', expires_in: expiresInSeconds };
+  return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresInSeconds };
 }
 
 async function logOut(req: OperationRequest<'logOut'>, reply: FastifyReply) {

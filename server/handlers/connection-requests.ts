@@ -256,10 +256,11 @@ async function createConnectionRequest(
     const refusal = target === undefined ? null : await refusalBetween(db, viewer, target);
     throw refusal ?? conflict('connection_request_pending', 'You have already asked this person to connect.');
   }
-  return reply.status(201).send({
+  reply.status(201);
+  return {
     data: requestResource(row, viewer.id),
     included: target === undefined ? [] : [profileSummary(target)],
-  });
+  };
 }
 
 // Only the recipient may accept. The request row is deleted in the same transaction that creates the

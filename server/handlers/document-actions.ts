@@ -147,6 +147,8 @@ function pathId(req: RequestWithId): string {
 export const documentActionHandlers: Handlers = {
   archiveDocument: async (req) => {
     const [document] = await archive(req, [pathId(req)], false);
+    // forDocuments answers 404 for an id the viewer cannot see, so one id found is one document.
+    if (document === undefined) throw new Error('An archived document serialised to nothing');
     return { data: document };
   },
   archiveDocuments: async (req) => ({ data: await archive(req, bodyIds(req), true) }),

@@ -1,6 +1,7 @@
 // The document lists and the document details.
 import { currentUser } from '../auth/current-user.ts';
-import type { Handler, Handlers, OperationId, OperationRequest } from '../context.ts';
+import type { FastifyReply } from 'fastify';
+import type { Handlers, OperationRequest, ReplyBody } from '../context.ts';
 import { listDocuments, type SortColumn, type SortDirection } from '../documents/list-query.ts';
 import type { DocumentCategory } from '../documents/permissions.ts';
 import { loadVisibleDocument, serializeDocument, serializeDocuments } from '../documents/serialize.ts';
@@ -42,10 +43,15 @@ function pageLink(path: string, params: ListParams, page: number): string {
   return `${path}?${query.toString()}`;
 }
 
-// Every list operation takes the same query, so one handler serves them all.
-type DocumentListOperation = Extract<OperationId, `list${string}Documents`>;
+// Every list operation takes the same query and answers the same page, so one handler serves them all:
+// typed as the first, and spelled out (not as Handler<>, which TypeScript would compare by its name), it
+// is checked against each of the others where it is assigned below.
+type ListHandler = (
+  req: OperationRequest<'listActiveDocuments'>,
+  reply: FastifyReply,
+) => Promise<ReplyBody<'listActiveDocuments'>>;
 
-function listHandler(category: DocumentCategory): Handler<DocumentListOperation> {
+function listHandler(category: DocumentCategory): ListHandler {
   return async (req) => {
     const viewer = currentUser(req);
     const deps = req.server.deps;

@@ -53,7 +53,7 @@ async function acceptInvite(req: OperationRequest<'acceptInvite'>) {
     .where('id', '=', accepted.documentId)
     .execute();
   return {
-    data: { id: accepted.id, type: 'invites', attributes: { acceptedAt: accepted.acceptedAt } },
+    data: { id: accepted.id, type: 'invites' as const, attributes: { acceptedAt: accepted.acceptedAt } },
     included: await serializeDocuments(deps, rows, viewer),
   };
 }

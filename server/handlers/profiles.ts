@@ -172,7 +172,7 @@ async function searchProfiles(req: OperationRequest<'searchProfiles'>, reply: Fa
   return {
     data: rows.map((row) => ({
       id: row.id,
-      type: 'profiles',
+      type: 'profiles' as const,
       attributes: { fullName: row.full_name, initials: row.initials, emailAddress: row.email },
     })),
   };

@@ -297,7 +297,8 @@ async function answerSignFlow(req: FastifyRequest, reply: FastifyReply, status: 
     .selectAll()
     .where('id', '=', flowId)
     .executeTakeFirstOrThrow();
-  return reply.status(status).send(await serializeSignFlow(db, flow, await participantsOf(db, flow.id)));
+  reply.status(status);
+  return serializeSignFlow(db, flow, await participantsOf(db, flow.id));
 }
 
 // ------------------------------------------------------------------ the flow actions

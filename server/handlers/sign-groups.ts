@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
 import type { Handlers, OperationRequest } from '../context.ts';
+import type { components } from '../../openapi/schema';
 import type { RequestBody } from '../http/typed-handler.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -40,6 +41,8 @@ async function membersOf(db: Kysely<Database>, groupIds: string[]): Promise<Memb
     .execute();
 }
 
+type ProfileResource = components['schemas']['ProfileSummary'];
+
 function serialize(groups: GroupRow[], members: MemberRow[]) {
   const data = groups.map((group) => {
     const ids = members.filter((member) => member.group_id === group.id).map((member) => member.user_id);
@@ -50,11 +53,11 @@ function serialize(groups: GroupRow[], members: MemberRow[]) {
       relationships: { profiles: { data: ids.map((id) => ({ id, type: 'profiles' as const })) } },
     };
   });
-  const included = new Map<string, { id: string; type: 'profiles'; attributes: Record<string, string> }>();
+  const included = new Map<string, ProfileResource>();
   for (const member of members) {
     included.set(member.user_id, {
       id: member.user_id,
-      type: 'profiles',
+      type: 'profiles' as const,
       attributes: { fullName: member.full_name, initials: member.initials, emailAddress: member.email },
     });
   }
@@ -74,7 +77,9 @@ async function ownGroup(db: Kysely<Database>, ownerId: string, id: string): Prom
 
 async function answerOne(db: Kysely<Database>, group: GroupRow) {
   const { data, included } = serialize([group], await membersOf(db, [group.id]));
-  return { data: data[0], included };
+  const [one] = data;
+  if (one === undefined) throw new Error('A sign group serialised to nothing');
+  return { data: one, included };
 }
 
 // The app turns `validation.name` and `validation.members` into the spec's
@@ -170,7 +175,8 @@ async function createSignGroup(req: OperationRequest<'createSignGroup'>, reply: 
     await trx.insertInto('sign_groups').values(group).execute();
     await writeMembers(trx, group.id, members);
   });
-  return reply.status(201).send(await answerOne(deps.db, group));
+  reply.status(201);
+  return answerOne(deps.db, group);
 }
 
 async function updateSignGroup(req: OperationRequest<'updateSignGroup'>) {

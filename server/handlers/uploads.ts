@@ -38,6 +38,17 @@ function field(fields: Record<string, string>, name: string): string {
   throw new Error(`The object store gave no ${name} field`);
 }
 
+// A field the contract fixes: a store that signed something else would hand browsers a form that fails.
+function fixedField<Value extends string>(
+  fields: Record<string, string>,
+  name: string,
+  expected: Value,
+): Value {
+  const value = field(fields, name);
+  if (value !== expected) throw new Error(`The object store gave ${name} ${value}, not ${expected}`);
+  return expected;
+}
+
 async function createUploadRequest(req: OperationRequest<'createUploadRequest'>, reply: FastifyReply) {
   const user = currentUser(req);
   const deps = req.server.deps;
@@ -70,12 +81,12 @@ async function createUploadRequest(req: OperationRequest<'createUploadRequest'>,
       attributes: {
         url: post.url,
         key,
-        acl: field(post.fields, 'acl'),
+        acl: fixedField(post.fields, 'acl', 'private'),
         policy: field(post.fields, 'policy'),
-        successActionStatus: field(post.fields, 'success_action_status'),
+        successActionStatus: fixedField(post.fields, 'success_action_status', '201'),
         xAmzCredential: field(post.fields, 'x-amz-credential'),
         xAmzSignature: field(post.fields, 'x-amz-signature'),
-        xAmzAlgorithm: field(post.fields, 'x-amz-algorithm'),
+        xAmzAlgorithm: fixedField(post.fields, 'x-amz-algorithm', 'AWS4-HMAC-SHA256'),
         xAmzDate: field(post.fields, 'x-amz-date'),
         // The browser refuses a larger file at once instead of posting it for the store to cut off.
         maxFileSize: deps.config.maxUploadBytes,
