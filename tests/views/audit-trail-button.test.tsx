@@ -10,7 +10,7 @@ import { ApiError } from '../../src/api/errors';
 import { saveFile } from '../../src/services/audit-trail';
 import { AuditTrailButton } from '../../src/views/documents/audit-trail-button';
 import { DetailsPanel } from '../../src/views/documents/details-panel';
-import { renderView } from './render';
+import { isDisabled, renderView } from './render';
 
 function downloadWith(fetch: (documentId: string) => Promise<Blob>) {
   const fetchAuditTrail = vi.fn(fetch);
@@ -50,7 +50,7 @@ describe('audit trail button', () => {
     renderView(<AuditTrailButton logic={logic} documentId="d1" originalFilename="Contract.pdf" />);
     await user.click(screen.getByRole('button', { name: 'Download audit trail' }));
     const busy = await screen.findByRole('button', { name: 'Preparing the audit trail…' });
-    expect(busy.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(busy)).toBe(true);
     finish(new Blob([]));
     expect(await screen.findByRole('button', { name: 'Download audit trail' })).toBeTruthy();
   });

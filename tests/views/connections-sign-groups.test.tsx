@@ -14,7 +14,7 @@ import {
 import { ModalContext } from '../../src/app/modal-context';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { deferred } from '../machines/support';
-import { renderView, findOpenDialog } from './render';
+import { findOpenDialog, isDisabled, renderView } from './render';
 
 const BOB = samplePerson('p-bob', { fullName: 'Bob Builder', emailAddress: 'bob@paraph.test' });
 const CAROL = samplePerson('p-carol', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test' });
@@ -119,7 +119,7 @@ describe('sign group editor', () => {
     const create = () => within(dialog).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
     // Under load, tabster may still be settling which layer is modal: wait for the dialog to be readable.
     expect(
-      ((await within(dialog).findByRole('button', { name: 'Create' })) as HTMLButtonElement).disabled,
+      isDisabled(await within(dialog).findByRole('button', { name: 'Create' })),
     ).toBe(true);
 
     const name = within(dialog).getByRole('textbox', { name: /Group name/ });
@@ -127,15 +127,15 @@ describe('sign group editor', () => {
     await user.clear(name);
     expect(within(dialog).getByText('You must provide a group name.')).toBeTruthy();
     await user.type(name, 'Board 2');
-    expect(create().disabled).toBe(true);
+    expect(isDisabled(create())).toBe(true);
 
     const search = within(dialog).getByRole('searchbox', { name: 'Add members' });
     await user.type(search, 'car');
     await user.click(within(dialog).getByRole('button', { name: 'Add Carol Shaw' }));
-    expect(create().disabled).toBe(false);
+    expect(isDisabled(create())).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Remove Carol Shaw' }));
     expect(within(dialog).getByText('You must add at least one user to the group.')).toBeTruthy();
-    expect(create().disabled).toBe(true);
+    expect(isDisabled(create())).toBe(true);
   });
 
   it('searches the connections locally from 3 characters and says when none matches', async () => {

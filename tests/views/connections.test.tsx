@@ -16,7 +16,7 @@ import { sampleConnection, samplePerson, sampleRequest } from '../../machines/sa
 import { ModalContext } from '../../src/app/modal-context';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
 import { deferred } from '../machines/support';
-import { renderView, findOpenDialog } from './render';
+import { findOpenDialog, isDisabled, renderView } from './render';
 
 // Midday UTC is the same calendar day in every time zone the tests may run in.
 const BOB = sampleConnection('c-bob', { lastSeenAt: '2030-01-02T12:00:00.000Z' });
@@ -205,9 +205,9 @@ describe('connections page: requests', () => {
     await user.dblClick(accept);
     expect(acceptRequest).toHaveBeenCalledTimes(1);
     expect(acceptRequest).toHaveBeenCalledWith({ id: 'r-in' });
-    expect((accept as HTMLButtonElement).disabled).toBe(true);
+    expect(isDisabled(accept)).toBe(true);
     expect(
-      (screen.getByRole('button', { name: 'Reject the request of Dan Brown' }) as HTMLButtonElement).disabled,
+      isDisabled(screen.getByRole('button', { name: 'Reject the request of Dan Brown' })),
     ).toBe(true);
 
     fetchConnections.mockResolvedValueOnce({ connections: [BOB, CAROL], requests: [] });
@@ -264,7 +264,7 @@ describe('connections page: add by e-mail', () => {
     const { user, dialog, input, searchProfiles } = await openAdd();
     await user.type(input, 'gr');
     expect(within(dialog).getByText('Type at least 3 characters.')).toBeTruthy();
-    expect((within(dialog).getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(isDisabled(within(dialog).getByRole('button', { name: 'Add' }))).toBe(true);
     expect(searchProfiles).not.toHaveBeenCalled();
   });
 
@@ -283,7 +283,10 @@ describe('connections page: add by e-mail', () => {
     expect(searchProfiles).toHaveBeenLastCalledWith({ query: 'paraph' });
 
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
-    expect(addConnection).toHaveBeenCalledWith({ to: 'profile-grace' });
+    expect(addConnection).toHaveBeenCalledWith({
+      to: 'profile-grace',
+      invitationEmailAddress: 'grace@paraph.test',
+    });
     await vi.waitFor(() => expect(modal.getSnapshot().matches('closed')).toBe(true));
   });
 
@@ -292,7 +295,7 @@ describe('connections page: add by e-mail', () => {
     await user.type(input, 'new@example.org');
     expect(await within(dialog).findByText(/You can invite new@example.org\./)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Invite' }));
-    expect(addConnection).toHaveBeenCalledWith({ invitationEmailAddress: 'new@example.org' });
+    expect(addConnection).toHaveBeenCalledWith({ to: null, invitationEmailAddress: 'new@example.org' });
   });
 
   it('says so when adding fails, keeping the dialog and the query', async () => {

@@ -16,7 +16,7 @@ import { ModalContext } from '../../src/app/modal-context';
 import { ActionModals } from '../../src/views/documents/action-modals';
 import { BulkActions } from '../../src/views/documents/bulk-actions';
 import { requestAction, RowActions } from '../../src/views/documents/row-actions';
-import { renderView } from './render';
+import { isDisabled, renderView } from './render';
 
 const PLAIN = sampleDocument('d1', { originalFilename: 'lease.pdf' });
 const SIGNED = sampleDocument('d2', { originalFilename: 'offer.pdf', state: 'signed' });
@@ -150,7 +150,7 @@ describe('action dialogs', () => {
     });
     expect(within(dialog).getByText('Reason must be shorter than 128 characters.')).toBeTruthy();
     const refuse = within(dialog).getByRole('button', { name: 'Refuse' });
-    expect(refuse.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(refuse)).toBe(true);
     fireEvent.click(refuse);
     expect(calls).toEqual([]);
   });

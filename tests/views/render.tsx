@@ -53,3 +53,11 @@ export async function findOpenDialog(name?: string): Promise<HTMLElement> {
   });
   return dialog;
 }
+
+/**
+ * Whether a control refuses to act. Buttons use Fluent's disabledFocusable (aria-disabled, still focusable):
+ * a focused button that turned `disabled` would drop focus to <body>, where Esc no longer reaches a dialog.
+ */
+export function isDisabled(element: Element): boolean {
+  return element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true';
+}

@@ -136,7 +136,7 @@ function AddConnectionBody({ connections }: { connections: ConnectionsActor }) {
         <Button
           appearance="primary"
           className={shared.button}
-          disabled={!canSubmit}
+          disabledFocusable={!canSubmit}
           aria-busy={isSending}
           icon={
             isSending ? (

@@ -91,7 +91,7 @@ function RequestActions({
     return (
       <Button
         className={styles.button}
-        disabled={isRunning}
+        disabledFocusable={isRunning}
         icon={isThisRow ? <BusyIcon /> : undefined}
         aria-label={intl.formatMessage({ id: 'connections.requests.cancel.label' }, { name })}
         onClick={() => connections.send({ type: 'request.cancel', requestId: request.id })}
@@ -105,7 +105,7 @@ function RequestActions({
       <Button
         appearance="primary"
         className={styles.button}
-        disabled={isRunning}
+        disabledFocusable={isRunning}
         icon={isThisRow && action === 'accept' ? <BusyIcon /> : undefined}
         aria-label={intl.formatMessage({ id: 'connections.requests.accept.label' }, { name })}
         onClick={() => connections.send({ type: 'request.accept', requestId: request.id })}
@@ -114,7 +114,7 @@ function RequestActions({
       </Button>
       <Button
         className={styles.button}
-        disabled={isRunning}
+        disabledFocusable={isRunning}
         icon={isThisRow && action === 'refuse' ? <BusyIcon /> : undefined}
         aria-label={intl.formatMessage({ id: 'connections.requests.reject.label' }, { name })}
         onClick={() => connections.send({ type: 'request.refuse', requestId: request.id })}
@@ -185,7 +185,7 @@ function RemoveButton({
   return (
     <Button
       className={styles.button}
-      disabled={isRunning}
+      disabledFocusable={isRunning}
       icon={runningId === id ? <BusyIcon /> : undefined}
       aria-label={intl.formatMessage({ id: 'connections.users.remove.label' }, { name })}
       onClick={() => connections.send({ type: 'connection.remove', connectionId: id })}

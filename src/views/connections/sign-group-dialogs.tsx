@@ -109,7 +109,7 @@ function MemberSearch({ groups }: { groups: SignGroupsActor }) {
                 </span>
                 <Button
                   className={shared.button}
-                  disabled={isSaving}
+                  disabledFocusable={isSaving}
                   aria-label={intl.formatMessage(
                     { id: 'connections.group.edit.addMember' },
                     { name: profile.fullName || profile.emailAddress },
@@ -170,7 +170,7 @@ function MemberList({ groups }: { groups: SignGroupsActor }) {
                   <Button
                     appearance="subtle"
                     icon={<Dismiss16Regular />}
-                    disabled={isSaving}
+                    disabledFocusable={isSaving}
                     aria-label={intl.formatMessage({ id: 'connections.group.edit.removeMember' }, { name })}
                     onClick={() => groups.send({ type: 'editor.memberRemoved', profileId: member.id })}
                   />
@@ -297,7 +297,7 @@ function EditorBody({ groups }: { groups: SignGroupsActor }) {
           <Button
             appearance="primary"
             className={shared.button}
-            disabled={!canSave}
+            disabledFocusable={!canSave}
             aria-busy={isSaving}
             icon={
               isSaving ? (
@@ -348,7 +348,7 @@ function DeleteBody({ groups }: { groups: SignGroupsActor }) {
         <Button
           appearance="primary"
           className={shared.button}
-          disabled={isDeleting}
+          disabledFocusable={isDeleting}
           // Destructive: red while it can be pressed, Fluent's disabled look while it runs.
           style={isDeleting ? undefined : { backgroundColor: tokens.colorPaletteRedBackground3 }}
           aria-busy={isDeleting}

@@ -38,7 +38,7 @@ export function PageImages({ urls, name }: { urls: string[]; name: string }) {
             className={styles.button}
             icon={<ChevronLeft20Regular />}
             aria-label={intl.formatMessage({ id: 'document.viewer.prev' })}
-            disabled={page === 0}
+            disabledFocusable={page === 0}
             onClick={() => setIndex(page - 1)}
           />
           <Text aria-live="polite">
@@ -48,7 +48,7 @@ export function PageImages({ urls, name }: { urls: string[]; name: string }) {
             className={styles.button}
             icon={<ChevronRight20Regular />}
             aria-label={intl.formatMessage({ id: 'document.viewer.next' })}
-            disabled={page === urls.length - 1}
+            disabledFocusable={page === urls.length - 1}
             onClick={() => setIndex(page + 1)}
           />
         </div>

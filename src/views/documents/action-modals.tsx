@@ -263,7 +263,7 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
           style={
             isDestructive && canConfirm ? { backgroundColor: tokens.colorPaletteRedBackground3 } : undefined
           }
-          disabled={!canConfirm}
+          disabledFocusable={!canConfirm}
           aria-busy={isBusy}
           icon={
             isBusy ? (

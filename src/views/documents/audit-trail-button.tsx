@@ -40,7 +40,7 @@ export function AuditTrailButton({ logic, documentId, originalFilename }: AuditT
       <Button
         className={styles.button}
         icon={isBusy ? <Spinner size="extra-tiny" /> : <DocumentBulletList20Regular />}
-        disabled={isBusy}
+        disabledFocusable={isBusy}
         aria-busy={isBusy}
         onClick={() => actor.send({ type: 'download.request' })}
       >

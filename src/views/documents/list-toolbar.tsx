@@ -21,6 +21,9 @@ const useStyles = makeStyles({
   },
   searchField: { flex: '1 1 auto', minWidth: 0 },
   input: { width: '100%', minHeight: '40px' },
+  // The field has its own clear button (a real button, labelled, in every browser); the browser's own
+  // would make two.
+  nativeInput: { '::-webkit-search-cancel-button': { display: 'none' } },
   button: { minHeight: '40px', minWidth: '40px' },
   sort: { flex: '0 1 200px', minWidth: '160px' },
   select: { minHeight: '40px' },
@@ -63,6 +66,7 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
           <Input
             type="search"
             className={styles.input}
+            input={{ className: styles.nativeInput }}
             value={search}
             placeholder={intl.formatMessage({ id: 'documents.search.placeholder' })}
             onChange={(_event, data) => list.send({ type: 'search.changed', term: data.value })}

@@ -40,7 +40,7 @@ export function Pager({ list }: { list: DocumentListActor }) {
         appearance="subtle"
         icon={<ChevronDoubleLeft20Regular />}
         aria-label={intl.formatMessage({ id: 'documents.pager.first' })}
-        disabled={!canFirst}
+        disabledFocusable={!canFirst}
         onClick={() => list.send({ type: 'page.first' })}
       />
       <Button
@@ -48,7 +48,7 @@ export function Pager({ list }: { list: DocumentListActor }) {
         appearance="subtle"
         icon={<ChevronLeft20Regular />}
         aria-label={intl.formatMessage({ id: 'documents.pager.prev' })}
-        disabled={!canPrev}
+        disabledFocusable={!canPrev}
         onClick={() => list.send({ type: 'page.prev' })}
       />
       <Text className={styles.text} aria-live="polite">
@@ -62,7 +62,7 @@ export function Pager({ list }: { list: DocumentListActor }) {
         appearance="subtle"
         icon={<ChevronRight20Regular />}
         aria-label={intl.formatMessage({ id: 'documents.pager.next' })}
-        disabled={!canNext}
+        disabledFocusable={!canNext}
         onClick={() => list.send({ type: 'page.next' })}
       />
       <Button
@@ -70,7 +70,7 @@ export function Pager({ list }: { list: DocumentListActor }) {
         appearance="subtle"
         icon={<ChevronDoubleRight20Regular />}
         aria-label={intl.formatMessage({ id: 'documents.pager.last' })}
-        disabled={!canLast}
+        disabledFocusable={!canLast}
         onClick={() => list.send({ type: 'page.last' })}
       />
     </nav>

@@ -365,7 +365,7 @@ export function SignForm({ signing, documentId }: { signing: SigningActor; docum
             className={styles.button}
             type="button"
             onClick={() => signing.send({ type: 'form.cancel' })}
-            disabled={!isEditing}
+            disabledFocusable={!isEditing}
           >
             {intl.formatMessage({ id: 'common.cancel' })}
           </Button>
