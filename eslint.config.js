@@ -56,6 +56,16 @@ export default tseslint.config(
     // Views and the app shell show text to people: it must come from the catalogs (all three languages).
     files: ['src/**/*.tsx'],
     plugins: { paraph: { rules: { 'no-literal-text': noLiteralText } } },
-    rules: { 'paraph/no-literal-text': 'error' },
+    rules: {
+      'paraph/no-literal-text': 'error',
+      // A focused button that turns disabled drops focus to <body>, where Esc no longer reaches a dialog.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXOpeningElement[name.name=/^(Button|ToggleButton|MenuButton|SplitButton|CompoundButton)$/] > JSXAttribute[name.name='disabled']",
+          message: 'Use disabledFocusable on buttons: a focused button that turns disabled drops focus to <body>.',
+        },
+      ],
+    },
   },
 );

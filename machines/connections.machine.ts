@@ -39,7 +39,8 @@ export type RowAction = 'accept' | 'refuse' | 'cancel' | 'remove';
 
 export type RowActionInput = { id: string };
 export type SearchInput = { query: string };
-export type AddConnectionInput = { to: string } | { invitationEmailAddress: string };
+/** Spec 000 §3: a request carries `to` and the address; an invitation (nobody found) has no `to`. */
+export type AddConnectionInput = { to: string | null; invitationEmailAddress: string };
 
 export type ConnectionsContext = {
   connections: Connection[];
@@ -123,7 +124,9 @@ function actionInput({ context }: Args): RowActionInput {
 
 const searchInput = ({ context }: Args): SearchInput => ({ query: context.query.trim() });
 const addInput = ({ context }: Args): AddConnectionInput =>
-  context.result ? { to: context.result.id } : { invitationEmailAddress: context.query.trim() };
+  context.result
+    ? { to: context.result.id, invitationEmailAddress: context.result.emailAddress }
+    : { to: null, invitationEmailAddress: context.query.trim() };
 
 const ROW_EVENTS = {
   'request.accept': {

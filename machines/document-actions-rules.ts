@@ -54,6 +54,27 @@ export function rowActionsOf(attributes: Flags): DocumentAction[] {
   return DOCUMENT_ACTIONS.filter((action) => ROW_RULES[action](attributes));
 }
 
+/** What a person may go and do with a document on another screen: sign it, start or edit its sign flow. */
+export type FlowLink = 'sign' | 'startSignFlow' | 'editSignFlow';
+
+type FlowFlags = Pick<
+  DocumentAttributes,
+  'currentUserArchived' | 'currentUserCanSign' | 'currentUserCanCreateSignFlow' | 'currentUserCanEditSignFlow'
+>;
+
+/**
+ * Sign, start a sign flow, edit it: as the flags allow, and none once the person archived the document
+ * (spec 000 §6: sign, review, refuse and the three sign flow permissions are hidden then).
+ */
+export function flowLinksOf(attributes: FlowFlags): FlowLink[] {
+  if (attributes.currentUserArchived) return [];
+  return [
+    ...(attributes.currentUserCanSign ? (['sign'] as const) : []),
+    ...(attributes.currentUserCanCreateSignFlow ? (['startSignFlow'] as const) : []),
+    ...(attributes.currentUserCanEditSignFlow ? (['editSignFlow'] as const) : []),
+  ];
+}
+
 /** Archive and delete when every selected document allows them; download when one is signed. */
 export function bulkActionsOf(documents: readonly DocumentResource[]): BulkAction[] {
   if (documents.length === 0) return [];

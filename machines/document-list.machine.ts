@@ -1,6 +1,7 @@
 // One document list screen (All, To Do, ..., Archive): search, sort, page links, selection, and the
 // loading / error / empty states of spec 000 §2 and §4 "List loading". Started when a list screen mounts
-// (with the category and, after an upload, the id to select), stopped when it unmounts.
+// (with the category and the address it was opened with: page, search, sort and selection, see
+// list-address.ts), stopped when it unmounts. `addressOfList` answers the address of what it shows.
 import { and, assign, fromPromise, setup } from 'xstate';
 import type {
   DocumentCategory,
@@ -14,8 +15,9 @@ import type {
   SortDirection,
 } from './types';
 import { toErrorCode } from './types';
+import { DEFAULT_ADDRESS, DEFAULT_SORT, type ListAddress } from './list-address';
 
-export type DocumentListInput = { category: DocumentCategory; selectId?: string };
+export type DocumentListInput = { category: DocumentCategory; address?: ListAddress };
 
 export type DocumentListContext = {
   category: DocumentCategory;
@@ -24,8 +26,10 @@ export type DocumentListContext = {
   /** The trimmed term the shown page was asked with. */
   appliedSearch: string;
   sort: ListSort;
-  /** The pagination link to load; null loads the first page from category, search and sort. */
+  /** The pagination link to load; null loads `firstPage` from category, search and sort. */
   pageUrl: string | null;
+  /** The page number to load when there is no link to follow (1, or the address's page). */
+  firstPage: number;
   documents: DocumentResource[];
   links: ListLinks | null;
   meta: ListMeta | null;
@@ -38,6 +42,8 @@ export type DocumentListContext = {
 
 export type DocumentListEvent =
   | { type: 'list.refresh'; selectId?: string }
+  /** Someone went to another address of this list (a link, an upload showing its document). */
+  | { type: 'address.changed'; address: ListAddress }
   | { type: 'search.changed'; term: string }
   | { type: 'search.submit' }
   | { type: 'search.clear' }
@@ -51,12 +57,25 @@ export type DocumentListEvent =
   | { type: 'selection.all' }
   | { type: 'selection.none' };
 
-export const DEFAULT_SORT: ListSort = { column: 'created_at', direction: 'desc' };
+export { DEFAULT_SORT };
+
+/** The address of what the list shows (or is about to show): what its URL should say. */
+export function addressOfList(context: DocumentListContext): ListAddress {
+  return {
+    // Without a link to follow, the page asked for (a new search or sort starts again at 1); after one,
+    // the page the server said it is.
+    page: context.pageUrl === null ? context.firstPage : (context.meta?.currentPage ?? context.firstPage),
+    search: context.appliedSearch,
+    sort: context.sort,
+    selectedIds: context.selectedIds,
+  };
+}
 
 function fetchPageInput({ context }: { context: DocumentListContext }): FetchPageInput {
   return {
     category: context.category,
     url: context.pageUrl,
+    page: context.firstPage,
     search: context.appliedSearch,
     sort: context.sort,
   };
@@ -72,6 +91,7 @@ const sortOfEvent = ({ event }: { event: { direction: SortDirection; column?: So
 const selectIdOfEvent = ({ event }: { event: { selectId?: string } }) => ({
   selectId: event.selectId ?? null,
 });
+const addressOfEvent = ({ event }: { event: { address: ListAddress } }) => ({ address: event.address });
 const rowOfEvent = ({ event }: { event: { id: string } }) => ({ id: event.id });
 const clickOfEvent = ({ event }: { event: { id: string; toggle: boolean } }) => ({
   id: event.id,
@@ -122,12 +142,23 @@ export const documentListMachine = setup({
     typeSearch: assign((_, params: { term: string }) => ({ search: params.term })),
     applySearch: assign(({ context }) => {
       const appliedSearch = context.search.trim();
-      return { appliedSearch, isSearch: appliedSearch !== '', pageUrl: null };
+      return { appliedSearch, isSearch: appliedSearch !== '', pageUrl: null, firstPage: 1 };
     }),
-    clearSearch: assign({ search: '', appliedSearch: '', isSearch: false, pageUrl: null }),
+    clearSearch: assign({ search: '', appliedSearch: '', isSearch: false, pageUrl: null, firstPage: 1 }),
     changeSort: assign(({ context }, params: { direction: SortDirection; column: SortColumn | null }) => ({
       sort: { column: params.column ?? context.sort.column, direction: params.direction },
       pageUrl: null,
+      firstPage: 1,
+    })),
+    goToAddress: assign((_, params: { address: ListAddress }) => ({
+      search: params.address.search,
+      appliedSearch: params.address.search,
+      isSearch: params.address.search !== '',
+      sort: params.address.sort,
+      pageUrl: null,
+      firstPage: params.address.page,
+      selectedIds: params.address.selectedIds,
+      pendingSelectId: null,
     })),
     selectLater: assign((_, params: { selectId: string | null }) => ({ pendingSelectId: params.selectId })),
     selectOnly: assign((_, params: { id: string }) => ({ selectedIds: [params.id] })),
@@ -158,23 +189,28 @@ export const documentListMachine = setup({
   },
 }).createMachine({
   id: 'documentList',
-  context: ({ input }) => ({
-    category: input.category,
-    search: '',
-    appliedSearch: '',
-    sort: DEFAULT_SORT,
-    pageUrl: null,
-    documents: [],
-    links: null,
-    meta: null,
-    selectedIds: [],
-    pendingSelectId: input.selectId ?? null,
-    errorCode: null,
-    isSearch: false,
-  }),
+  context: ({ input }) => {
+    const address = input.address ?? DEFAULT_ADDRESS;
+    return {
+      category: input.category,
+      search: address.search,
+      appliedSearch: address.search,
+      sort: address.sort,
+      pageUrl: null,
+      firstPage: address.page,
+      documents: [],
+      links: null,
+      meta: null,
+      selectedIds: address.selectedIds,
+      pendingSelectId: null,
+      errorCode: null,
+      isSearch: address.search !== '',
+    };
+  },
   initial: 'loading',
   on: {
     'list.refresh': { target: '.loading', actions: { type: 'selectLater', params: selectIdOfEvent } },
+    'address.changed': { target: '.loading', actions: { type: 'goToAddress', params: addressOfEvent } },
     'search.changed': { actions: { type: 'typeSearch', params: termOfEvent } },
     'search.submit': { guard: 'hasSearchToSend', target: '.loading', actions: 'applySearch' },
     'search.clear': { target: '.loading', actions: 'clearSearch' },

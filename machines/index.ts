@@ -21,12 +21,14 @@ import {
   type SignaturePlacementEvent,
   type SignaturePlacementInput,
 } from './signature-placement.machine';
+import { DEFAULT_PAGE_RATIO } from './placement-overlap';
 import {
   documentActionsMachine,
   type ActionRequest,
   type DocumentActionsEvent,
 } from './document-actions.machine';
 import { documentListMachine, type DocumentListEvent, type DocumentListInput } from './document-list.machine';
+import { DEFAULT_ADDRESS } from './list-address';
 import {
   documentDetailsMachine,
   type DocumentDetailsEvent,
@@ -34,6 +36,7 @@ import {
 } from './document-details.machine';
 import { documentMachine, type DocumentEvent, type DocumentInput } from './document.machine';
 import { downloadMachine, type DownloadInput } from './download.machine';
+import { inviteAcceptMachine, type InviteAcceptInput } from './invite-accept.machine';
 import { documentLifecycleMachine, type LifecycleEvent } from './document-lifecycle.machine';
 import { modalMachine, type ModalEvent } from './modal.machine';
 import {
@@ -63,7 +66,7 @@ import {
 import { uploadMachine, type UploadEvent } from './upload.machine';
 import { languageMachine, type LanguageEvent } from './language.machine';
 import { welcomeMachine, type WelcomeEvent } from './welcome.machine';
-import { settingsMachine, type SettingsEvent } from './settings.machine';
+import { settingsMachine, type SettingsEvent, type SettingsInput } from './settings.machine';
 import {
   auditTrailDownloadMachine,
   type AuditTrailDownloadEvent,
@@ -134,6 +137,7 @@ export const UPLOAD_EVENTS = [
   { type: 'file.selected', files: [PDF] },
   { type: 'file.selected', files: [PDF, sampleFile('annex.pdf', 'application/pdf')] },
   { type: 'file.selected', files: [sampleFile('notes.txt', 'text/plain')] },
+  { type: 'file.selected', files: [sampleFile('blank.pdf', 'application/pdf', '')] },
   { type: 'file.selected', files: [] },
   { type: 'upload.progress', percent: 40 },
   { type: 'upload.progress', percent: 250 },
@@ -160,6 +164,9 @@ const PAST_LAST_PAGE = samplePage([], 3, 2);
 export const DOCUMENT_LIST_EVENTS = [
   { type: 'list.refresh' },
   { type: 'list.refresh', selectId: 'd2' },
+  // The list as it opens: a new address of its own (page, search, sort, selection) would multiply the
+  // contexts the paths explore without reaching another transition; tests/machines cover what it restores.
+  { type: 'address.changed', address: DEFAULT_ADDRESS },
   { type: 'search.changed', term: '  contract ' },
   { type: 'search.changed', term: '   ' },
   { type: 'search.submit' },
@@ -231,6 +238,17 @@ export const DOWNLOAD_EVENTS = [
 ] as const satisfies readonly InternalEvent[];
 
 export const DOWNLOAD_INPUTS = [{ documentId: 'd1' }] as const satisfies readonly DownloadInput[];
+
+export const INVITE_ACCEPT_EVENTS = [
+  done('acceptInvite', 'd1'),
+  done('acceptInvite', null),
+  failed('acceptInvite', UNAUTHORIZED),
+  failed('acceptInvite', { code: 'not_found', status: 404 }),
+] as const satisfies readonly InternalEvent[];
+
+export const INVITE_ACCEPT_INPUTS = [
+  { inviteId: '5b1f0c1e-7a4e-4c1b-9d0e-2f3a4b5c6d7e' },
+] as const satisfies readonly InviteAcceptInput[];
 
 const BOB = sampleConnection('c1');
 const INBOUND = sampleRequest('r-in');
@@ -375,6 +393,9 @@ const TWO_PAGES = sampleDocument('d1', {
 export const SIGNATURE_PLACEMENT_EVENTS = [
   { type: 'images.retry' },
   { type: 'image.failed' },
+  // An A4 page: its measure leaves the context as it was (other shapes are tested in
+  // tests/machines/signature-placement), so the traversal does not double.
+  { type: 'page.measured', pageNumber: 1, ratio: DEFAULT_PAGE_RATIO },
   { type: 'page.next' },
   { type: 'page.previous' },
   { type: 'page.go', pageNumber: 2 },
@@ -549,6 +570,7 @@ export const PARTICIPANT_SEARCH_INPUTS = [
 
 export const SETTINGS_EVENTS = [
   { type: 'locale.changed', locale: 'fr' },
+  { type: 'locale.shown', locale: 'es' },
   { type: 'location.changed', location: '  Amsterdam  ' },
   { type: 'location.changed', location: 'x'.repeat(129) },
   { type: 'settings.save' },
@@ -559,6 +581,8 @@ export const SETTINGS_EVENTS = [
   done('saveSettings', { locale: 'fr', location: 'Amsterdam' }),
   failed('saveSettings', SERVER_ERROR),
 ] as const satisfies readonly (SettingsEvent | InternalEvent)[];
+
+export const SETTINGS_INPUTS = [{ shownLocale: 'en' }] as const satisfies readonly SettingsInput[];
 
 export const AUDIT_TRAIL_DOWNLOAD_EVENTS = [
   { type: 'download.request' },
@@ -609,7 +633,7 @@ export const MACHINES = {
   document: { machine: documentMachine, events: DOCUMENT_EVENTS, inputs: DOCUMENT_INPUTS },
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
   'sign-groups': { machine: signGroupsMachine, events: SIGN_GROUPS_EVENTS },
-  settings: { machine: settingsMachine, events: SETTINGS_EVENTS },
+  settings: { machine: settingsMachine, events: SETTINGS_EVENTS, inputs: SETTINGS_INPUTS },
   language: { machine: languageMachine, events: LANGUAGE_EVENTS },
   welcome: { machine: welcomeMachine, events: WELCOME_EVENTS },
   'audit-trail-download': {
@@ -624,6 +648,11 @@ export const MACHINES = {
     inputs: DOCUMENT_DETAILS_INPUTS,
   },
   download: { machine: downloadMachine, events: DOWNLOAD_EVENTS, inputs: DOWNLOAD_INPUTS },
+  'invite-accept': {
+    machine: inviteAcceptMachine,
+    events: INVITE_ACCEPT_EVENTS,
+    inputs: INVITE_ACCEPT_INPUTS,
+  },
   'document-actions': { machine: documentActionsMachine, events: DOCUMENT_ACTIONS_EVENTS },
   'sign-flow-form': {
     machine: signFlowFormMachine,

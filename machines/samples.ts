@@ -47,8 +47,8 @@ export const SAMPLE_TICKET: UploadTicket = {
 /** A ticket whose limit is below any sample file's size: the file must be refused before storage. */
 export const SAMPLE_TICKET_TINY_LIMIT: UploadTicket = { ...SAMPLE_TICKET, maxFileSize: 4 };
 
-export function sampleFile(name: string, type: string): SelectedFile {
-  const blob = new Blob(['%PDF-1.7\n'], { type });
+export function sampleFile(name: string, type: string, content = '%PDF-1.7\n'): SelectedFile {
+  const blob = new Blob([content], { type });
   return { name, type, size: blob.size, blob };
 }
 

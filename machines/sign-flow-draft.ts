@@ -1,7 +1,7 @@
 // What the sign flow form ([4/6]) and the signature placement editor share: the people who sign and where
 // their signatures go. The form's actor owns the draft for both routes (/app/signflow/{new,edit}/{id} and
 // its /signatures page), so moving between the two never loses input. Positions are fractions of the page
-// (0..1) as the contract sends them (Fraction, at most 4 decimals); the box is a fixed share of the page.
+// (0..1); the requests carry them as the contract's Fraction strings; the box is a fixed share of the page.
 
 /** A signatory as the form lists them, in flow order. */
 export type DraftSignatory = {
@@ -24,10 +24,12 @@ export const SIGNATURE_BOX = { width: 0.28, height: 0.15 } as const;
 /** Spec 001 §4: left is capped at 72 % (the box stays on the page); top is at least the box height. */
 export const PLACEMENT_LIMITS = { maxLeft: 0.72, minTop: 0.15, maxTop: 1 } as const;
 
-/** A fraction as the API takes it: a string with at most 4 decimals, within 0..1. */
+/** Spec 001 §9: a fraction is sent as a string with exactly 4 decimals, within 0..1 ("0.1500"). */
 export function toFraction(value: number): string {
-  const clamped = Math.min(1, Math.max(0, value));
-  return (Math.round(clamped * 10_000) / 10_000).toFixed(4).replace(/\.?0+$/, '') || '0';
+  const clamped = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+  // Whole ten-thousandths, written with integer arithmetic, so no binary rounding reaches the text.
+  const tenThousandths = Math.round(clamped * 10_000);
+  return `${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, '0')}`;
 }
 
 /** Keeps a box on the page by the spec's limits. */

@@ -162,16 +162,24 @@ function wholeNumber(text: string): number | null {
   return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
 }
 
-export type MinimumProblem = 'needsTwoSignatories' | 'outOfRange';
+export type MinimumProblem = 'needsTwoSignatories' | 'empty' | 'notANumber' | 'outOfRange';
 
-/** Spec 001 §5: a positive integer below the number of signatories, for a standard flow only. */
+/**
+ * Why a ticked minimum cannot be used (spec 001 §5: a positive integer below the number of signatories,
+ * for a standard flow only). It never blocks the submit: such a minimum is sent as 0, every signatory
+ * signs, and the view says so next to the field.
+ */
 export function minimumProblem(context: Rules): MinimumProblem | null {
   if (context.isOrdered || !context.isMinimumOn) return null;
   if (context.signatories.length < 2) return 'needsTwoSignatories';
+  if (context.minimumText.trim() === '') return 'empty';
   const value = wholeNumber(context.minimumText);
-  return value !== null && value >= 1 && value < context.signatories.length ? null : 'outOfRange';
+  // A negative whole number is a number, just not one in range.
+  if (value === null) return /^-\d+$/.test(context.minimumText.trim()) ? 'outOfRange' : 'notANumber';
+  return value >= 1 && value < context.signatories.length ? null : 'outOfRange';
 }
 
+/** Spec 001 §5: the minimum when it is valid on a standard flow, otherwise 0 (every signatory signs). */
 export function minimumToSend(context: Rules): number {
   if (context.isOrdered || !context.isMinimumOn || minimumProblem(context) !== null) return 0;
   return wholeNumber(context.minimumText) ?? 0;
@@ -190,10 +198,12 @@ export function isCommentTooLong(context: Pick<Rules, 'comment'>): boolean {
   return context.comment.length > COMMENT_MAX_LENGTH;
 }
 
-export type SubmitBlocker =
-  'noSignatories' | 'placementsMissing' | 'afterPage' | 'minimum' | 'commentTooLong';
+export type SubmitBlocker = 'noSignatories' | 'placementsMissing' | 'afterPage' | 'commentTooLong';
 
-/** Spec 001 §5's submit rules, plus what the form says is wrong before sending ("Bad input"). */
+/**
+ * Spec 001 §5's submit rules, plus what the form says is wrong before sending ("Bad input"). An unusable
+ * minimum is not one of them: spec 001 §5 sends it as 0 (minimumProblem).
+ */
 export function submitBlockers(context: Rules): SubmitBlocker[] {
   const blockers: SubmitBlocker[] = [];
   if (context.signatories.length === 0) blockers.push('noSignatories');
@@ -201,7 +211,6 @@ export function submitBlockers(context: Rules): SubmitBlocker[] {
     blockers.push('placementsMissing');
   }
   if (afterPageProblem(context) !== null) blockers.push('afterPage');
-  if (minimumProblem(context) !== null) blockers.push('minimum');
   if (isCommentTooLong(context)) blockers.push('commentTooLong');
   return blockers;
 }

@@ -5,7 +5,10 @@
 // the canvas converts them to pixels only to draw. Drag moves stay in the canvas: the machine hears the
 // start and the drop, never each move. It ends in `left` (back, or no signatory at all) or `saved`; the
 // view hands the placements to the form's actor. Each change emits `placement.announced` for screen readers.
+// Two signatories' boxes may overlap while the owner rearranges them (machines/placement-overlap.ts): the
+// view marks them and names them, and the editor does not save until none is left.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { DEFAULT_PAGE_RATIO, findOverlaps, isUsableRatio, type PlacementOverlap } from './placement-overlap';
 import { clampPlacement, SIGNATURE_BOX, type DraftSignatory, type Placement } from './sign-flow-draft';
 import { toErrorCode, type DocumentResource } from './types';
 
@@ -34,6 +37,8 @@ export type SignaturePlacementContext = {
   placements: Placement[];
   pageUrls: string[];
   pageNumber: number;
+  /** Height over width of each page whose image has loaded, by page number. */
+  pageRatios: Record<number, number>;
   errorCode: string | null;
   /** Where the add dialog will put the box (its top-left corner, already clamped). */
   pendingPoint: PlacementPoint | null;
@@ -48,6 +53,7 @@ export type SignaturePlacementContext = {
 export type SignaturePlacementEvent =
   | { type: 'images.retry' }
   | { type: 'image.failed' }
+  | { type: 'page.measured'; pageNumber: number; ratio: number }
   | { type: 'page.next' }
   | { type: 'page.previous' }
   | { type: 'page.go'; pageNumber: number }
@@ -142,6 +148,22 @@ export function signatoryNumber(signatories: readonly DraftSignatory[], emailAdd
   return signatories.findIndex((signatory) => signatory.emailAddress === emailAddress) + 1;
 }
 
+/** A page's height over width: measured from its image, else A4 portrait. */
+export function pageRatioOf(context: Pick<SignaturePlacementContext, 'pageRatios'>, pageNumber: number) {
+  return context.pageRatios[pageNumber] ?? DEFAULT_PAGE_RATIO;
+}
+
+/** The overlapping boxes (a signed pair excepted: neither can move). The editor saves only without any. */
+export function overlapsOf(
+  context: Pick<SignaturePlacementContext, 'placements' | 'pageRatios' | 'signatories'>,
+): PlacementOverlap[] {
+  return findOverlaps(
+    context.placements,
+    (pageNumber) => pageRatioOf(context, pageNumber),
+    (emailAddress) => signatoryOf(context.signatories, emailAddress)?.hasSigned ?? false,
+  );
+}
+
 function initialPlacements(input: SignaturePlacementInput): Placement[] {
   const known = input.placements.filter((placement) =>
     input.signatories.some((signatory) => signatory.emailAddress === placement.emailAddress),
@@ -160,6 +182,10 @@ type Args = { context: SignaturePlacementContext };
 
 const documentOfOutput = ({ event }: { event: { output: DocumentResource } }) => ({ document: event.output });
 const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
+const measureOfEvent = ({ event }: { event: { pageNumber: number; ratio: number } }) => ({
+  pageNumber: event.pageNumber,
+  ratio: event.ratio,
+});
 const emailOfEvent = ({ event }: { event: { emailAddress: string } }) => ({
   emailAddress: event.emailAddress,
 });
@@ -206,6 +232,14 @@ export const signaturePlacementMachine = setup({
       };
     }),
     rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
+    // Only ratios other than the default are kept: an A4 page leaves the context as it was.
+    keepRatio: assign(({ context }, params: { pageNumber: number; ratio: number }) => {
+      const { [params.pageNumber]: _previous, ...others } = context.pageRatios;
+      return {
+        pageRatios:
+          params.ratio === DEFAULT_PAGE_RATIO ? others : { ...others, [params.pageNumber]: params.ratio },
+      };
+    }),
     turnPage: assign(({ context }, params: { pageNumber: number }) => ({
       pageNumber: Math.min(Math.max(1, params.pageNumber), context.pageUrls.length),
       selectedEmail: null,
@@ -266,6 +300,12 @@ export const signaturePlacementMachine = setup({
       params.document.attributes.publicImagesFileUrls.length === 0,
     hasNextPage: ({ context }) => context.pageNumber < context.pageUrls.length,
     hasPreviousPage: ({ context }) => context.pageNumber > 1,
+    isMeasure: ({ context }, params: { pageNumber: number; ratio: number }) =>
+      Number.isInteger(params.pageNumber) &&
+      params.pageNumber >= 1 &&
+      params.pageNumber <= context.pageUrls.length &&
+      isUsableRatio(params.ratio),
+    hasNoOverlap: ({ context }) => overlapsOf(context).length === 0,
     isOtherPage: ({ context }, params: { pageNumber: number }) =>
       Number.isInteger(params.pageNumber) &&
       params.pageNumber >= 1 &&
@@ -288,6 +328,7 @@ export const signaturePlacementMachine = setup({
     placements: initialPlacements(input),
     pageUrls: [],
     pageNumber: 1,
+    pageRatios: {},
     errorCode: null,
     pendingPoint: null,
     chosenEmail: firstChoice(input.signatories, input.placements),
@@ -335,6 +376,10 @@ export const signaturePlacementMachine = setup({
           target: 'failed',
           actions: { type: 'rememberError', params: { code: 'image_failed' } },
         },
+        'page.measured': {
+          guard: { type: 'isMeasure', params: measureOfEvent },
+          actions: { type: 'keepRatio', params: measureOfEvent },
+        },
         'page.next': {
           guard: 'hasNextPage',
           actions: { type: 'turnPage', params: ({ context }) => ({ pageNumber: context.pageNumber + 1 }) },
@@ -356,7 +401,9 @@ export const signaturePlacementMachine = setup({
             { type: 'removePlacement', params: emailOfEvent },
           ],
         },
+        // Refused while two boxes overlap: the view says which, and nothing is lost meanwhile.
         'editor.save': {
+          guard: 'hasNoOverlap',
           target: 'saved',
         },
       },

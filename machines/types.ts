@@ -81,6 +81,8 @@ export type FetchPageInput = {
   category: DocumentCategory;
   /** A pagination link from a previous page: it already carries search and sort. */
   url?: string | null;
+  /** Without a link: the page to load (1 unless the list was opened at another page). */
+  page?: number;
   search: string;
   sort: ListSort;
 };

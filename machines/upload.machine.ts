@@ -2,7 +2,9 @@
 // progress 0-100, then POST /documents), finished or error. Started when the documentUpload modal opens,
 // stopped when it closes; it ends by itself 3 s after finishing, or silently when the user cancels.
 // A file larger than the ticket's maxFileSize never reaches the store: the store would take it in full
-// only to refuse it, and retrying the same file could never help, so retry then means choosing another.
+// only to refuse it. An empty file or one that is not a PDF is refused before any call. When the file
+// itself is refused, by this machine, the store or the API, retrying it could never help, so retry then
+// means choosing another.
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import {
   toErrorCode,
@@ -38,6 +40,20 @@ export type StorageEvent = Extract<
 
 /** The error code of a file over the size limit, whoever noticed it (this machine, the store, the API). */
 export const FILE_TOO_LARGE = 'file_too_large';
+/** The error code of a file of 0 bytes, whoever noticed it (this machine, the store, the API). */
+export const EMPTY_FILE = 'empty_file';
+
+/**
+ * Refusals of the file itself: the same file would be refused again, so the person has to change it or
+ * choose another. The API's 422 codes of createDocument, and this machine's own checks.
+ */
+export const FILE_REFUSALS: ReadonlySet<string> = new Set([
+  FILE_TOO_LARGE,
+  EMPTY_FILE,
+  'not_a_pdf',
+  'encrypted_pdf',
+  'too_many_pages',
+]);
 
 export const LIST_REFRESH_MS = 1_000;
 export const MODAL_CLOSE_MS = 3_000;
@@ -51,6 +67,11 @@ function isPdfFile(file: unknown): boolean {
 
 function isOnePdf(files: unknown): boolean {
   return Array.isArray(files) && files.length === 1 && isPdfFile(files[0]);
+}
+
+// The store's policy starts at 1 byte and the API refuses an empty file anyway: no call can help it.
+function isOneNonEmptyPdf(files: SelectedFile[]): boolean {
+  return isOnePdf(files) && (files[0]?.size ?? 0) > 0;
 }
 
 /** Where the store keeps the object: the presigned POST url joined with the key. */
@@ -131,9 +152,13 @@ export const uploadMachine = setup({
     })),
     restart: assign({ progress: 0, ticket: null, errorCode: null }),
     forgetFile: assign({ file: null, progress: 0, ticket: null, errorCode: null }),
-    rejectSelection: assign((_, params: { code: 'not_pdf' | 'one_file_only' }) => ({
-      errorCode: params.code,
-    })),
+    // The refused file is kept so that the message can name it; several files have no one name.
+    rejectSelection: assign(
+      (_, params: { code: 'not_pdf' | 'one_file_only' | typeof EMPTY_FILE; files: SelectedFile[] }) => ({
+        file: params.files.length === 1 ? (params.files[0] ?? null) : null,
+        errorCode: params.code,
+      }),
+    ),
     keepTicket: assign((_, params: { ticket: UploadTicket }) => ({
       ticket: params.ticket,
       maxFileSize: params.ticket.maxFileSize,
@@ -150,13 +175,15 @@ export const uploadMachine = setup({
     rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
   },
   guards: {
+    isOneNonEmptyPdf: (_, params: { files: SelectedFile[] }) => isOneNonEmptyPdf(params.files),
     isOnePdf: (_, params: { files: SelectedFile[] }) => isOnePdf(params.files),
     hasSeveralFiles: (_, params: { files: SelectedFile[] }) => params.files.length > 1,
     hasOneFile: (_, params: { files: SelectedFile[] }) => params.files.length === 1,
     // A limit that is not a number refuses every file rather than letting the store cut it off.
     isWithinSizeLimit: (_, params: { size: number; maxFileSize: number }) =>
       params.size <= params.maxFileSize,
-    isTooLargeError: (_, params: { code: string | null }) => params.code === FILE_TOO_LARGE,
+    isFileRefusal: (_, params: { code: string | null }) =>
+      params.code !== null && FILE_REFUSALS.has(params.code),
   },
   delays: { LIST_REFRESH: LIST_REFRESH_MS, MODAL_CLOSE: MODAL_CLOSE_MS },
 }).createMachine({
@@ -177,19 +204,33 @@ export const uploadMachine = setup({
         // An empty selection (a dialog closed without a choice) matches no guard and changes nothing.
         'file.selected': [
           {
-            guard: { type: 'isOnePdf', params: filesOfEvent },
+            guard: { type: 'isOneNonEmptyPdf', params: filesOfEvent },
             target: 'uploading',
             actions: { type: 'keepFile', params: firstFileOfEvent },
           },
           {
+            guard: { type: 'isOnePdf', params: filesOfEvent },
+            target: '.rejected',
+            actions: {
+              type: 'rejectSelection',
+              params: ({ event }) => ({ code: EMPTY_FILE, files: event.files }),
+            },
+          },
+          {
             guard: { type: 'hasSeveralFiles', params: filesOfEvent },
             target: '.rejected',
-            actions: { type: 'rejectSelection', params: { code: 'one_file_only' } },
+            actions: {
+              type: 'rejectSelection',
+              params: ({ event }) => ({ code: 'one_file_only', files: event.files }),
+            },
           },
           {
             guard: { type: 'hasOneFile', params: filesOfEvent },
             target: '.rejected',
-            actions: { type: 'rejectSelection', params: { code: 'not_pdf' } },
+            actions: {
+              type: 'rejectSelection',
+              params: ({ event }) => ({ code: 'not_pdf', files: event.files }),
+            },
           },
         ],
         'upload.cancel': { target: 'cancelled', actions: 'closeModal' },
@@ -268,10 +309,10 @@ export const uploadMachine = setup({
     error: {
       tags: ['error'],
       on: {
-        // The same file would be refused again: retrying a too-large file means choosing another.
+        // The same file would be refused again: retrying a refused file means choosing another.
         'upload.retry': [
           {
-            guard: { type: 'isTooLargeError', params: codeOfContext },
+            guard: { type: 'isFileRefusal', params: codeOfContext },
             target: 'waiting',
             actions: 'forgetFile',
           },

@@ -644,12 +644,15 @@ export interface paths {
         put?: never;
         /**
          * Ask a user (by profile id) or an e-mail address to connect.
-         * @description An address that belongs to an account is treated as `to` that account; otherwise the invitation is
-         *     e-mailed and waits until an account with that address exists. Refusals: 404 `not_found` (unknown
-         *     profile), 422 `connection_request_to_self`, 409 `already_connected`, 409
+         * @description A request names the person by `to`, by `invitation_email_address`, or by both (as the app sends
+         *     for a search result), in which case the address must be that profile's (any case). An address
+         *     that belongs to an account is treated as `to` that account; otherwise the invitation is e-mailed
+         *     and waits until an account with that address exists. Refusals: 404 `not_found` (unknown profile),
+         *     422 `connection_request_mismatch` (`to` and the address name different people; nothing is
+         *     stored), 422 `connection_request_to_self`, 409 `already_connected`, 409
          *     `connection_request_pending` (the caller already asked), 409 `connection_request_received` (the
-         *     other person already asked the caller: accept that request instead), 400 when both `to` and
-         *     `invitation_email_address` are sent. 30 requests an hour per user, then 429 with Retry-After.
+         *     other person already asked the caller: accept that request instead). 30 requests an hour per
+         *     user, then 429 with Retry-After.
          */
         post: operations["createConnectionRequest"];
         delete?: never;
@@ -865,7 +868,11 @@ export interface components {
         Uuid: string;
         /** Format: email */
         EmailAddress: string;
-        /** @description A fraction of the page from 0 to 1 with at most 4 decimals. */
+        /**
+         * @description A fraction of the page from 0 to 1 as a string with exactly 4 decimals (spec 001 §9), such as
+         *     "0.1500" or "1.0000". Requests with fewer decimals ("0.15") or a JSON number (0.15) are refused
+         *     with 400 `invalid_request`. Answers give back the string that was sent.
+         */
         Fraction: string;
         /** @enum {string} */
         Locale: "en" | "es" | "fr";
@@ -1234,7 +1241,7 @@ export interface components {
                 type: "ordered" | "standard";
                 /** @description Where the signature page goes; 0 (the default) last, 1 first. */
                 sign_page_number?: number;
-                /** @description Inline placements, one per signatory; defaults to none (signature page mode). */
+                /** @description Inline placements, one per signatory; defaults to none (signature page mode). Two signatories' boxes (28 % by 15 % of the page width) may not overlap on a page, touching is allowed: 422 `validation.signature_overlap`, unless both have signed already. */
                 signature_coordinates?: components["schemas"]["SignatureCoordinateInput"][];
             };
         };
@@ -1336,7 +1343,10 @@ export interface components {
             included: components["schemas"]["ProfileSummary"][];
         };
         CreateConnectionRequest: {
-            /** @description `to` (a profile id from searchProfiles) or `invitation_email_address`. */
+            /**
+             * @description `to` (a profile id from searchProfiles), `invitation_email_address`, or both naming the same
+             *     person.
+             */
             connection_request: {
                 to?: components["schemas"]["Uuid"];
                 invitation_email_address?: components["schemas"]["EmailAddress"];

@@ -187,6 +187,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       geocoderUrl: config.geocoderUrl,
       supportEmailUk: config.supportEmailUk,
       supportEmailNl: config.supportEmailNl,
+      productsUrl: config.productsUrl,
       contentSecurityPolicy: (scriptHashes) => contentSecurityPolicy(config, scriptHashes),
     });
 

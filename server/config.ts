@@ -53,6 +53,9 @@ export type Config = {
   // other country to the NL one (PARAPH_SUPPORT_EMAIL_UK / _NL). The app reads them from its page.
   supportEmailUk: string;
   supportEmailNl: string;
+  // The products page the login's no-product notice links to (spec 001 §2; PARAPH_PRODUCTS_URL). The app
+  // reads it from its page.
+  productsUrl: string;
   // Pages a PDF may have to become a document (PARAPH_MAX_PAGES).
   maxPages: number;
   // The limits of the process that parses and renders PDFs (PARAPH_RENDER_MEMORY_MB,
@@ -67,6 +70,7 @@ export const DEFAULT_GEOCODER_URL =
 
 export const DEFAULT_SUPPORT_EMAIL_UK = 'support-uk@paraph.test';
 export const DEFAULT_SUPPORT_EMAIL_NL = 'support@paraph.test';
+export const DEFAULT_PRODUCTS_URL = 'https://paraph.test/products';
 
 export type SignLimits = { basic: number | null; qualified: number | null; advanced: number | null };
 
@@ -114,6 +118,17 @@ function emailAddress(env: Env, name: string, fallback: string): string {
   if (raw === null) return fallback;
   if (!EMAIL_ADDRESS.test(raw)) throw new Error(`${name} must be an e-mail address, got "${raw}"`);
   return raw;
+}
+
+// An absolute http(s) address: the app puts it in a link's href, where javascript: or data: would run.
+function pageUrl(env: Env, name: string, fallback: string): string {
+  const raw = nonEmpty(env[name]);
+  if (raw === null) return fallback;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return url.href;
 }
 
 function origin(env: Env, name: string): string | null {
@@ -195,6 +210,7 @@ export function loadConfig(env: Env): Config {
     geocoderOrigin: geocoderService.origin,
     supportEmailUk: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_UK', DEFAULT_SUPPORT_EMAIL_UK),
     supportEmailNl: emailAddress(env, 'PARAPH_SUPPORT_EMAIL_NL', DEFAULT_SUPPORT_EMAIL_NL),
+    productsUrl: pageUrl(env, 'PARAPH_PRODUCTS_URL', DEFAULT_PRODUCTS_URL),
     maxPages: integer(env, 'PARAPH_MAX_PAGES', 1000, 1),
     pdfSandbox: {
       memoryMb: integer(env, 'PARAPH_RENDER_MEMORY_MB', 256, 32),

@@ -1,8 +1,12 @@
 // Demo data for a first start in demo mode (config.demo): three people who know each other, a fourth who
 // knows nobody yet and has asked ada to connect, a fifth at his plan's monthly sign limit, everyone's smart
 // cards, and a handful of documents in the states a visitor should see (one that cannot be signed).
-// Runs once: when ada@paraph.test exists, nothing happens.
+// Runs once: when ada@paraph.test exists, nothing happens. A document whose flow says someone signed it
+// carries their signature: it is signed at seed time by the server's signer, the engine behind every
+// confirmation, onto the flow's signature page, with the version rows and audit entries a confirmation
+// writes (docs/decisions.md "Signing on the server", demo signatures).
 import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
@@ -10,11 +14,14 @@ import { DAY_MS } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { actionDb } from './documents/access.ts';
 import { invitePath, signUpPath } from './documents/sign-flow-notify.ts';
-import type { ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
+import type { Database, ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { pairKey } from './handlers/connections.ts';
 import { queueRenderPages } from './images/worker.ts';
 import { insertSmartCard } from './documents/signing-cards.ts';
+import { signedKey } from './documents/signing-confirm.ts';
 import { SIGNED_ACTION } from './documents/signing-limits.ts';
+import { flowPlacement } from './documents/signing-placement.ts';
+import { VERSION_TTL_MS } from './documents/signing-versions.ts';
 import type { SmartCardType } from './signing/smart-card-type.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
@@ -63,12 +70,17 @@ const DEMO_CARDS: Record<DemoKey, readonly { smartCardType: SmartCardType; descr
 // the pages makes pdf-lib's strict parse fail, so its signature ends in presign_error.
 const DAMAGED_TITLE = 'Scanned invoice';
 
-// `invitee` is someone without an account yet, invited by e-mail (DEMO_INVITEE_EMAIL).
+// What a demo signatory chose when they signed: one of their cards, a location and a reason.
+type DemoSignature = { smartCardType: SmartCardType; location: string; reason: string };
+
+// `invitee` is someone without an account yet, invited by e-mail (DEMO_INVITEE_EMAIL). A signatory in
+// `signed` has the signature they made.
 type DemoParticipant = {
   who: DemoKey | 'invitee';
   role: ParticipantRole;
   state: ParticipantState;
   reason?: string;
+  signature?: DemoSignature;
 };
 
 // Has no account: signing up with it and accepting the seeded invite links them to the flow.
@@ -86,6 +98,13 @@ function reviewer(who: DemoKey, state: ParticipantState): DemoParticipant {
 function signatory(who: DemoParticipant['who'], state: ParticipantState, reason?: string): DemoParticipant {
   return { who, role: 'signatory', state, ...(reason === undefined ? {} : { reason }) };
 }
+
+function signedBy(who: DemoKey, signature: DemoSignature): DemoParticipant {
+  return { who, role: 'signatory', state: 'signed', signature };
+}
+
+// Every demo flow puts its signatures on a signature page after the last page.
+const DEMO_SIGN_PAGE_NUMBER = 0;
 
 const DEMO_DOCUMENTS: DemoDocument[] = [
   { title: 'Welcome to Paraph', owner: 'ada', state: 'uploaded', pages: 2, ageDays: 0 },
@@ -109,7 +128,14 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     pages: 4,
     ageDays: 2,
     comment: 'Bob has signed; your signature completes it.',
-    participants: [signatory('bob', 'signed'), signatory('ada', 'pending')],
+    participants: [
+      signedBy('bob', {
+        smartCardType: 'business_level3',
+        location: 'Amsterdam',
+        reason: 'Signed for Baker & Sons Bakery, the tenant.',
+      }),
+      signatory('ada', 'pending'),
+    ],
   },
   {
     title: 'Non-disclosure agreement',
@@ -118,7 +144,14 @@ const DEMO_DOCUMENTS: DemoDocument[] = [
     pages: 2,
     ageDays: 5,
     comment: '',
-    participants: [signatory('ada', 'signed'), signatory('bob', 'signed')],
+    participants: [
+      signedBy('ada', {
+        smartCardType: 'personal_level3',
+        location: 'London',
+        reason: 'I will keep the disclosed information confidential.',
+      }),
+      signedBy('bob', { smartCardType: 'personal_level2', location: 'Amsterdam', reason: '' }),
+    ],
   },
   {
     title: 'Budget proposal',
@@ -192,8 +225,127 @@ function damaged(pdf: Buffer): Buffer {
   return Buffer.from(text.slice(0, at) + broken + text.slice(at), 'latin1');
 }
 
+type DemoSigned = {
+  participantIndex: number;
+  who: DemoKey;
+  choice: DemoSignature;
+  versionId: string;
+  key: string;
+  signedAt: Date;
+  sha256Before: string;
+  sha256After: string;
+};
+
+/**
+ * Signs a demo document as its flow's signatories who have signed, in their order, the way each one's
+ * confirmation would: the same signer, placement and signature index, each over the file before it. Only
+ * the last file is stored; like a confirmation's, it holds every earlier signature.
+ */
+async function signDemoDocument(
+  deps: AppDeps,
+  spec: DemoDocument,
+  file: { id: string; bytes: Buffer },
+  signerOf: (who: DemoKey) => { userId: string; fullName: string; email: string },
+): Promise<DemoSigned[]> {
+  if (spec.state === 'uploaded') return [];
+  const { placement } = flowPlacement({ sign_page_number: DEMO_SIGN_PAGE_NUMBER }, undefined);
+  const signed: DemoSigned[] = [];
+  let pdf: Uint8Array = file.bytes;
+  for (const [participantIndex, participant] of spec.participants.entries()) {
+    if (participant.state !== 'signed') continue;
+    const { signature, who } = participant;
+    if (signature === undefined || who === 'invitee') {
+      throw new Error(`demo signatory ${who} of "${spec.title}" has no signature`);
+    }
+    const signedAt = deps.clock();
+    const result = await deps.signer.sign({
+      pdf,
+      signer: signerOf(who),
+      smartCardType: signature.smartCardType,
+      location: signature.location,
+      reason: signature.reason,
+      signedAt,
+      placement,
+      signatureIndex: signed.length,
+    });
+    pdf = result.pdf;
+    const versionId = randomUUID();
+    signed.push({
+      participantIndex,
+      who,
+      choice: signature,
+      versionId,
+      key: signedKey(file.id, versionId),
+      signedAt,
+      sha256Before: result.sha256Before,
+      sha256After: result.sha256After,
+    });
+  }
+  const last = signed.at(-1);
+  if (last !== undefined) await deps.store.put(last.key, Buffer.from(pdf), 'application/pdf');
+  return signed;
+}
+
 function pairOrdered(a: string, b: string): [string, string] {
   return a < b ? [a, b] : [b, a];
+}
+
+/** The version row and the `document.signed` entry a confirmation writes for the signature. */
+async function insertDemoSignature(
+  trx: Kysely<Database>,
+  input: {
+    documentId: string;
+    participantId: string;
+    userId: string;
+    smartCardId: string | undefined;
+    signed: DemoSigned;
+    stateAfter: SignFlowState;
+  },
+): Promise<void> {
+  const { signed } = input;
+  const { choice } = signed;
+  if (input.smartCardId === undefined) throw new Error(`${signed.who} has no ${choice.smartCardType} card`);
+  const at = signed.signedAt.toISOString();
+  const { columns } = flowPlacement({ sign_page_number: DEMO_SIGN_PAGE_NUMBER }, undefined);
+  await trx
+    .insertInto('document_versions')
+    .values({
+      id: signed.versionId,
+      document_id: input.documentId,
+      user_id: input.userId,
+      participant_id: input.participantId,
+      smart_card_id: input.smartCardId,
+      smart_card_type: choice.smartCardType,
+      location: choice.location,
+      reason: choice.reason,
+      ...columns,
+      state: 'signed',
+      file_key: signed.key,
+      sha256_before: signed.sha256Before,
+      sha256_after: signed.sha256After,
+      created_at: at,
+      answered_at: at,
+      expires_at: new Date(signed.signedAt.getTime() + VERSION_TTL_MS).toISOString(),
+      notified_at: null,
+    })
+    .execute();
+  await recordAudit(trx, {
+    documentId: input.documentId,
+    actorId: input.userId,
+    action: SIGNED_ACTION,
+    at: signed.signedAt,
+    sha256Before: signed.sha256Before,
+    sha256After: signed.sha256After,
+    details: {
+      demo: true,
+      versionId: signed.versionId,
+      participantId: input.participantId,
+      smartCardType: choice.smartCardType,
+      location: choice.location,
+      reason: choice.reason,
+      state: input.stateAfter,
+    },
+  });
 }
 
 export type SeedResult = { seeded: boolean; accounts: readonly { email: string; fullName: string }[] };
@@ -210,7 +362,8 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
 
   const now = deps.clock();
   const nowIso = now.toISOString();
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  // Hashed while the files are made and signed: both take a while, on other threads.
+  const hashing = hashPassword(DEMO_PASSWORD);
   const ids = new Map<DemoKey, string>(DEMO_ACCOUNTS.map((account) => [account.key, randomUUID()]));
   const idOf = (key: DemoKey): string => {
     const id = ids.get(key);
@@ -221,7 +374,10 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
   const nameOf = (key: DemoKey): string =>
     DEMO_ACCOUNTS.find((account) => account.key === key)?.fullName ?? '';
 
-  // Files first: a document row never points at a file that is not there.
+  const signerOf = (key: DemoKey) => ({ userId: idOf(key), fullName: nameOf(key), email: emailOf(key) });
+
+  // Files first: a document row never points at a file that is not there. The documents are signed side
+  // by side, so the signers' first keys are made at the same time.
   const files = await Promise.all(
     DEMO_DOCUMENTS.map(async (spec) => {
       const id = randomUUID();
@@ -229,9 +385,12 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
       const made = await demoPdf(spec.title, nameOf(spec.owner), spec.pages);
       const bytes = spec.title === DAMAGED_TITLE ? damaged(made) : made;
       await store.put(key, bytes, 'application/pdf');
-      return { id, key, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+      const signed = await signDemoDocument(deps, spec, { id, bytes }, signerOf);
+      return { id, key, bytes, sha256: createHash('sha256').update(bytes).digest('hex'), signed };
     }),
   );
+  const passwordHash = await hashing;
+  const cardIds = new Map<string, string>();
 
   await db.transaction().execute(async (trx) => {
     for (const account of DEMO_ACCOUNTS) {
@@ -255,7 +414,8 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
     }
     for (const account of DEMO_ACCOUNTS) {
       for (const card of DEMO_CARDS[account.key]) {
-        await insertSmartCard(trx, { userId: idOf(account.key), ...card, now });
+        const cardId = await insertSmartCard(trx, { userId: idOf(account.key), ...card, now });
+        cardIds.set(`${account.key} ${card.smartCardType}`, cardId);
       }
     }
     // Frank signed (and since deleted) as many documents this month as his plan allows: the audit
@@ -295,6 +455,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
       if (file === undefined) continue;
       const createdAt = new Date(now.getTime() - spec.ageDays * DAY_MS - index * 60_000);
       const createdIso = createdAt.toISOString();
+      const lastSignature = file.signed.at(-1);
       await trx
         .insertInto('documents')
         .values({
@@ -308,9 +469,9 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           state: spec.state,
           images_state: 'pending',
           created_at: createdIso,
-          updated_at: createdIso,
+          updated_at: lastSignature?.signedAt.toISOString() ?? createdIso,
           autodeletion_at: new Date(createdAt.getTime() + deps.config.retentionDays * DAY_MS).toISOString(),
-          signed_file_key: null,
+          signed_file_key: lastSignature?.key ?? null,
         })
         .execute();
       await queueRenderPages(trx, file.id, now);
@@ -339,23 +500,35 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
         })
         .execute();
       for (const [position, participant] of spec.participants.entries()) {
+        const participantId = randomUUID();
+        const signature = file.signed.find((entry) => entry.participantIndex === position);
         await trx
           .insertInto('sign_flow_participants')
           .values({
-            id: randomUUID(),
+            id: participantId,
             sign_flow_id: flowId,
             role: participant.role,
             position: position + 1,
             email: participant.who === 'invitee' ? DEMO_INVITEE_EMAIL : emailOf(participant.who),
             user_id: participant.who === 'invitee' ? null : idOf(participant.who),
             state: participant.state,
-            signed_at: participant.state === 'signed' ? createdIso : null,
+            signed_at: signature?.signedAt.toISOString() ?? null,
             refused_at: participant.state === 'refused' ? createdIso : null,
             approved_at: participant.state === 'approved' ? createdIso : null,
             rejected_at: participant.state === 'rejected' ? createdIso : null,
             refuse_reason: participant.reason ?? null,
           })
           .execute();
+        if (signature !== undefined) {
+          await insertDemoSignature(trx, {
+            documentId: file.id,
+            participantId,
+            userId: idOf(signature.who),
+            smartCardId: cardIds.get(`${signature.who} ${signature.choice.smartCardType}`),
+            signed: signature,
+            stateAfter: signature === lastSignature ? spec.state : 'awaiting_signs',
+          });
+        }
       }
       if (spec.participants.some((participant) => participant.who === 'invitee')) {
         const inviteId = randomUUID();

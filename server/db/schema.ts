@@ -221,7 +221,7 @@ export type SignGroupMembersTable = { group_id: string; user_id: string; positio
 export type RateLimitEventsTable = { id: string; user_id: string; action: string; at: string };
 
 // Migration 0005 ([4/6]): inline signature placements, one per signatory. The fractions are the strings
-// the form sent (at most 4 decimals), kept exactly.
+// the form sent (4 decimals; rows saved before that was required may have fewer), kept exactly.
 export type SignaturePlacementsTable = {
   id: string;
   sign_flow_id: string;

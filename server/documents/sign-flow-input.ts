@@ -2,6 +2,7 @@
 // written. Each rule answers 422 with the specification's validation key as its code, so the app can say
 // why; the contract's schema has already refused malformed bodies (400).
 import type { components } from '../../openapi/schema';
+import { DEFAULT_PAGE_RATIO, findOverlaps } from '../../machines/placement-overlap.ts';
 import type { ParticipantRow, PlacementRow, SignFlowRow, SignFlowType } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -151,6 +152,38 @@ export function checkAgainstDocument(input: SignFlowInput, pageCount: number): v
       `The document has ${pageCount} pages; ${outside.email}'s signature is on page ${outside.pageNumber}.`,
     );
   }
+}
+
+/**
+ * Two signatories' boxes must not overlap (the placement editor's rule, machines/placement-overlap.ts):
+ * another client could send what the editor refuses to save. `pageRatios` are the rendered pages' height
+ * over width; a page without one counts as A4 portrait, as in the editor. Two boxes whose signatories
+ * have both signed are let be: both stamps are on the document already.
+ */
+export function checkOverlaps(
+  input: SignFlowInput,
+  pageRatios: ReadonlyMap<number, number>,
+  signed: ReadonlySet<string>,
+): void {
+  const overlaps = findOverlaps(
+    input.placements.map((placement) => ({
+      emailAddress: placement.email,
+      pageNumber: placement.pageNumber,
+      left: Number(placement.left),
+      top: Number(placement.top),
+    })),
+    (pageNumber) => pageRatios.get(pageNumber) ?? DEFAULT_PAGE_RATIO,
+    (email) => signed.has(email),
+  );
+  if (overlaps.length === 0) return;
+  const messages = overlaps.map(
+    ({ pageNumber, emailAddresses: [first, second] }) =>
+      `The signatures of ${first} and ${second} overlap on page ${pageNumber}.`,
+  );
+  throw new ApiError(422, 'validation.signature_overlap', messages.join(' '), {
+    field: 'signature_coordinates',
+    validations: { signature_coordinates: messages },
+  });
 }
 
 function samePlacement(a: PlacementInput | undefined, b: PlacementRow | undefined): boolean {

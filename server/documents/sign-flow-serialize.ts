@@ -1,5 +1,6 @@
 // The sign flow resource (getSignFlow): the flow, its signatories and reviewers with their states as the
-// contract names them, and its signature coordinates (the fractions exactly as they were sent).
+// contract names them, and its signature coordinates (the fractions as they were sent: see
+// contractFraction).
 import type { components } from '../../openapi/schema';
 import type { ParticipantRow, SignFlowRow } from '../db/schema.ts';
 import type { ActionDb } from './access.ts';
@@ -43,6 +44,16 @@ export function reviewerState(participant: ParticipantRow, flowState: SignFlowRo
     default:
       return 'otherrejected';
   }
+}
+
+/**
+ * A stored fraction as the contract answers it: 4 decimals. Everything stored since the contract asked for
+ * exactly 4 is given back byte for byte; a flow saved earlier may hold "0.5" or "1", which is padded as
+ * text (never through a number), so its value is still exactly the one stored.
+ */
+export function contractFraction(stored: string): string {
+  const [whole = '0', decimals = ''] = stored.split('.');
+  return decimals.length >= 4 ? stored : `${whole}.${decimals.padEnd(4, '0')}`;
 }
 
 export async function serializeSignFlow(
@@ -128,8 +139,8 @@ export async function serializeSignFlow(
         type: 'signatureCoordinates' as const,
         attributes: {
           emailAddress: email,
-          top: placement.top_fraction,
-          left: placement.left_fraction,
+          top: contractFraction(placement.top_fraction),
+          left: contractFraction(placement.left_fraction),
           signPageNumber: placement.page_number,
         },
       })),

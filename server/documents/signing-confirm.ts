@@ -270,7 +270,8 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
 
 type Signed = { key: string; sha256Before: string; sha256After: string };
 
-function signedKey(documentId: string, versionId: string): string {
+/** Where a signature's file is stored (also the demo data's signed files, server/seed.ts). */
+export function signedKey(documentId: string, versionId: string): string {
   return `documents/${documentId}/signed/${versionId}.pdf`;
 }
 

@@ -156,6 +156,15 @@ function conflict(code: string, message: string): ApiError {
   return new ApiError(409, code, message);
 }
 
+function mismatch(): ApiError {
+  return new ApiError(
+    422,
+    'connection_request_mismatch',
+    'The profile and the e-mail address belong to different people.',
+    { validations: { 'connection_request.invitation_email_address': ["is not the profile's address"] } },
+  );
+}
+
 // Why a request between the two cannot be made (null: it can).
 async function refusalBetween(
   db: Kysely<Database>,
@@ -194,12 +203,6 @@ async function createConnectionRequest(
   const deps = req.server.deps;
   const { db } = deps;
   const input = req.body.connection_request;
-  if (input.to !== undefined && input.invitation_email_address !== undefined) {
-    throw new ApiError(400, 'invalid_request', 'Send either to or invitation_email_address, not both.', {
-      field: 'connection_request',
-      validations: { connection_request: ['must have either to or invitation_email_address'] },
-    });
-  }
   const verdict = await consumeUserRateLimit(deps, viewer.id, CONNECTION_REQUEST_LIMIT);
   if (verdict.limited) return sendTooManyRequests(reply, verdict.retryAfterSeconds);
   await claimInvitations(db, viewer);
@@ -210,6 +213,10 @@ async function createConnectionRequest(
   if (input.to !== undefined) {
     target = await users.where('id', '=', input.to).executeTakeFirst();
     if (target === undefined) throw notFound('Profile not found.');
+    // Spec 000 §3: a request carries both, naming one person. Checked after the rate limit, since the
+    // answer tells whether an address belongs to a profile.
+    const address = input.invitation_email_address?.trim().toLowerCase();
+    if (address !== undefined && address !== target.email) throw mismatch();
   } else {
     const email = (input.invitation_email_address ?? '').trim().toLowerCase();
     target = await users.where('email', '=', email).executeTakeFirst();

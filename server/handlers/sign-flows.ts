@@ -25,6 +25,7 @@ import { serializeDocument } from '../documents/serialize.ts';
 import {
   checkAgainstDocument,
   checkEdit,
+  checkOverlaps,
   parseSignFlowBody,
   type SignFlowInput,
 } from '../documents/sign-flow-input.ts';
@@ -111,6 +112,20 @@ function plan(input: SignFlowInput, existing: readonly ParticipantRow[]): Planne
   });
 }
 
+/** Height over width of each rendered page, as the placement editor measured it from the same images. */
+async function pageRatios(db: ActionDb, documentId: string): Promise<Map<number, number>> {
+  const pages = await db
+    .selectFrom('document_pages')
+    .select(['page_number', 'width', 'height'])
+    .where('document_id', '=', documentId)
+    .execute();
+  return new Map(
+    pages
+      .filter((page) => page.width > 0 && page.height > 0)
+      .map((page) => [page.page_number, page.height / page.width]),
+  );
+}
+
 async function accountsByEmail(db: ActionDb, emails: readonly string[]): Promise<Map<string, string>> {
   if (emails.length === 0) return new Map();
   const users = await db.selectFrom('users').select(['id', 'email']).where('email', 'in', emails).execute();
@@ -143,6 +158,17 @@ async function saveSignFlow(
     if (mode === 'edit') {
       if (oldFlow === null) throw new ApiError(404, 'no_sign_flow', 'The document has no sign flow.');
       checkEdit(input, oldFlow, context.participants, placementsBefore);
+    }
+    if (input.placements.length > 1) {
+      // Only an edit keeps who has signed; a new flow starts everyone afresh.
+      const signed = new Set(
+        mode === 'edit'
+          ? context.participants
+              .filter((row) => row.role === 'signatory' && row.state === 'signed')
+              .map((row) => row.email.toLowerCase())
+          : [],
+      );
+      checkOverlaps(input, await pageRatios(db, context.row.id), signed);
     }
     // A new flow (also after a cancelled, refused or rejected one) gets new participants; an edit keeps
     // whoever stays.

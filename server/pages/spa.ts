@@ -81,6 +81,8 @@ export type SpaSettings = {
   // The sidebar's support addresses (src/services/help.ts picks one by the profile's country).
   supportEmailUk: string;
   supportEmailNl: string;
+  // The login's no-product notice links here (src/services/products.ts).
+  productsUrl: string;
   // The Content-Security-Policy that lets the page's own inline scripts run, given their hashes.
   contentSecurityPolicy: (scriptHashes: readonly string[]) => string;
 };
@@ -106,6 +108,7 @@ function withSettings(html: string, settings: SpaSettings): string {
     `<meta name="paraph:geocoder-url" content="${escapeHtml(settings.geocoderUrl)}" />`,
     `<meta name="paraph:support-email-uk" content="${escapeHtml(settings.supportEmailUk)}" />`,
     `<meta name="paraph:support-email-nl" content="${escapeHtml(settings.supportEmailNl)}" />`,
+    `<meta name="paraph:products-url" content="${escapeHtml(settings.productsUrl)}" />`,
   ].join('\n    ');
   return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`);
 }

@@ -110,11 +110,15 @@ function appearanceMatrix(page: PDFPage): number[] {
   }
 }
 
-/** Text a standard font can show: anything outside its (WinAnsi) set becomes '?', controls a space. */
+/**
+ * Text a standard font can show. It is composed first (NFC), so an accent typed as a combining mark is
+ * drawn like the precomposed letter; anything still outside the font's (WinAnsi) set becomes '?', and
+ * controls a space. The certificate and the signature dictionary keep the text as it was.
+ */
 export function encodableText(font: PDFFont, text: string): string {
   const supported = new Set(font.getCharacterSet());
   let result = '';
-  for (const char of text) {
+  for (const char of text.normalize('NFC')) {
     const code = char.codePointAt(0) ?? 0;
     const isControl = code < 0x20 || (code >= 0x7f && code <= 0x9f);
     result += isControl ? ' ' : supported.has(code) ? char : '?';
@@ -122,32 +126,206 @@ export function encodableText(font: PDFFont, text: string): string {
   return result;
 }
 
-function fitToWidth(font: PDFFont, text: string, size: number, width: number): string {
-  if (font.widthOfTextAtSize(text, size) <= width) return text;
-  const chars = Array.from(text);
-  while (chars.length > 0 && font.widthOfTextAtSize(`${chars.join('')}...`, size) > width) chars.pop();
-  return `${chars.join('')}...`;
+// The smallest size the stamp's text shrinks to before a field is cut: still legible printed at 100 %.
+// A box too small for even that (a very narrow page) keeps its largest size that fits one line a field.
+export const STAMP_MIN_TEXT_SIZE = 6;
+const NAME_SCALE = 1.1;
+const LINE_SPACING = 1.2;
+const SIZE_STEP = 0.1;
+// In WinAnsi, so Helvetica draws it.
+const ELLIPSIS = '\u2026';
+
+// cutRank: when the box cannot hold everything, fields take their further lines in turn by this rank.
+type StampField = { text: string; isBold: boolean; cutRank?: number };
+type StampLine = { text: string; isBold: boolean; size: number };
+type StampFonts = { regular: PDFFont; bold: PDFFont };
+
+/**
+ * A font's advance widths, one character at a time. `showText` draws without kerning, while pdf-lib's
+ * widthOfTextAtSize adds the kerning of each pair (narrower than what is drawn), so a line is measured
+ * as the sum of its characters' own widths: exactly what a reader advances.
+ */
+type Metrics = { font: PDFFont; advances: Map<string, number> };
+type StampMetrics = { regular: Metrics; bold: Metrics };
+
+function metricsOf(fonts: StampFonts): StampMetrics {
+  return {
+    regular: { font: fonts.regular, advances: new Map() },
+    bold: { font: fonts.bold, advances: new Map() },
+  };
+}
+
+function widthOf(metrics: Metrics, text: string, size: number): number {
+  let total = 0;
+  for (const char of text) {
+    let advance = metrics.advances.get(char);
+    if (advance === undefined) {
+      advance = metrics.font.widthOfTextAtSize(char, 1);
+      metrics.advances.set(char, advance);
+    }
+    total += advance;
+  }
+  return total * size;
+}
+
+const metricsFor = (metrics: StampMetrics, isBold: boolean): Metrics =>
+  isBold ? metrics.bold : metrics.regular;
+const sizeOf = (isBold: boolean, size: number): number =>
+  isBold ? Math.round(size * NAME_SCALE * 100) / 100 : size;
+
+/** Greedy wrap at spaces; a word longer than a whole line is broken between characters. */
+function wrapText(metrics: Metrics, text: string, size: number, width: number): string[] {
+  const space = widthOf(metrics, ' ', size);
+  const lines: string[] = [];
+  let line = '';
+  let lineWidth = 0;
+  for (const word of text.split(/ +/)) {
+    if (word === '') continue;
+    const wordWidth = widthOf(metrics, word, size);
+    const joinedWidth = line === '' ? wordWidth : lineWidth + space + wordWidth;
+    if (joinedWidth <= width) {
+      line = line === '' ? word : `${line} ${word}`;
+      lineWidth = joinedWidth;
+    } else if (wordWidth <= width) {
+      if (line !== '') lines.push(line);
+      line = word;
+      lineWidth = wordWidth;
+    } else {
+      // Too wide for any line: it starts on the current one and goes on over as many as it takes.
+      let rest = line === '' ? '' : `${line} `;
+      let restWidth = line === '' ? 0 : lineWidth + space;
+      for (const char of word) {
+        const charWidth = widthOf(metrics, char, size);
+        if (rest !== '' && restWidth + charWidth > width) {
+          lines.push(rest.trimEnd());
+          rest = '';
+          restWidth = 0;
+        }
+        rest += char;
+        restWidth += charWidth;
+      }
+      line = rest;
+      lineWidth = restWidth;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** The first `count` lines of a wrapped field, the last one ending in an ellipsis when text is left over. */
+function cutLines(metrics: Metrics, wrapped: readonly string[], count: number, size: number, width: number) {
+  if (wrapped.length <= count) return [...wrapped];
+  const room = width - widthOf(metrics, ELLIPSIS, size);
+  let kept = '';
+  let keptWidth = 0;
+  for (const char of wrapped.slice(count - 1).join(' ')) {
+    const charWidth = widthOf(metrics, char, size);
+    if (keptWidth + charWidth > room) break;
+    kept += char;
+    keptWidth += charWidth;
+  }
+  return [...wrapped.slice(0, count - 1), `${kept.trimEnd()}${ELLIPSIS}`];
+}
+
+/** From the first line's top (its ascender) to the last line's descender, at these sizes. */
+function blockHeight(lines: readonly { isBold: boolean; size: number }[], fonts: StampFonts): number {
+  const first = lines[0];
+  const last = lines.at(-1);
+  if (first === undefined || last === undefined) return 0;
+  const fontOf = (isBold: boolean) => (isBold ? fonts.bold : fonts.regular);
+  const ascent = fontOf(first.isBold).heightAtSize(first.size, { descender: false });
+  const lastFont = fontOf(last.isBold);
+  const descent = lastFont.heightAtSize(last.size) - lastFont.heightAtSize(last.size, { descender: false });
+  const steps = lines.slice(1).reduce((total, line) => total + LINE_SPACING * line.size, 0);
+  return ascent + steps + descent;
+}
+
+function linesAt(
+  fields: readonly StampField[],
+  counts: readonly number[] | null,
+  size: number,
+  width: number,
+  metrics: StampMetrics,
+): StampLine[] {
+  return fields.flatMap((field, index) => {
+    const fieldMetrics = metricsFor(metrics, field.isBold);
+    const lineSize = sizeOf(field.isBold, size);
+    const wrapped = wrapText(fieldMetrics, field.text, lineSize, width);
+    const count = counts?.[index];
+    const texts = count === undefined ? wrapped : cutLines(fieldMetrics, wrapped, count, lineSize, width);
+    return texts.map((text) => ({ text, isBold: field.isBold, size: lineSize }));
+  });
+}
+
+/**
+ * The stamp's lines in a box of `width` × `height` (inside the padding). In this order: the largest size
+ * (up to `maxSize`) at which every field fits whole, wrapped onto as many lines as it needs; if none down
+ * to the minimum does, the minimum size with the fields sharing the lines there are (a line each, then one
+ * more in turn by `cutRank`), a field cut short ending in an ellipsis.
+ */
+function layoutStampText(
+  fields: readonly StampField[],
+  box: { width: number; height: number; maxSize: number },
+  fonts: StampFonts,
+): StampLine[] {
+  const { width, height } = box;
+  const metrics = metricsOf(fonts);
+  const fits = (lines: readonly StampLine[]) => blockHeight(lines, fonts) <= height;
+  // The size at which one line a field exactly fills the height: nothing can be larger, and the
+  // minimum is never above it.
+  const oneLineEach = fields.map((field) => ({ isBold: field.isBold, size: sizeOf(field.isBold, 1) }));
+  const largest = Math.min(box.maxSize, height / blockHeight(oneLineEach, fonts));
+  const smallest = Math.min(largest, STAMP_MIN_TEXT_SIZE);
+  for (let step = 0; largest - step * SIZE_STEP > smallest; step += 1) {
+    const lines = linesAt(fields, null, Math.round((largest - step * SIZE_STEP) * 100) / 100, width, metrics);
+    if (fits(lines)) return lines;
+  }
+  const whole = linesAt(fields, null, smallest, width, metrics);
+  if (fits(whole)) return whole;
+
+  const needed = fields.map(
+    (field) =>
+      wrapText(metricsFor(metrics, field.isBold), field.text, sizeOf(field.isBold, smallest), width).length,
+  );
+  const counts = fields.map(() => 1);
+  const order = fields
+    .map((field, index) => ({ index, rank: field.cutRank ?? Number.POSITIVE_INFINITY }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ index }) => index);
+  let added = true;
+  while (added) {
+    added = false;
+    for (const index of order) {
+      if ((counts[index] ?? 0) >= (needed[index] ?? 0)) continue;
+      const tried = counts.map((count, at) => (at === index ? count + 1 : count));
+      if (!fits(linesAt(fields, tried, smallest, width, metrics))) continue;
+      counts[index] = tried[index] ?? 1;
+      added = true;
+    }
+  }
+  return linesAt(fields, counts, smallest, width, metrics);
 }
 
 function stampOperators(
   box: { width: number; height: number },
-  lines: readonly { text: string; isBold: boolean }[],
-  fonts: { regular: PDFFont; bold: PDFFont },
+  fields: readonly StampField[],
+  fonts: StampFonts,
 ): PDFOperator[] {
   const { width, height } = box;
+  // The padding also holds what a glyph draws past the font's ascender and descender: an accent on a
+  // capital rises at most a quarter of the size above it, under half the padding at the largest size.
   const padding = Math.min(width, height) * 0.08;
-  // As large as the box allows: every line in height, and the widest fixed line (the date) in width;
-  // a long name, location or reason is cut instead.
-  const dateWidth = fonts.regular.widthOfTextAtSize(stampDate(new Date(0)), 1);
-  const size = Math.max(
-    4,
-    Math.min(
-      height * 0.16,
-      (height - 2 * padding) / (lines.length * 1.25 + 0.2),
-      (0.97 * (width - 2 * padding)) / dateWidth,
-    ),
-  );
-  const leading = size * 1.25;
+  const inner = { width: width - 2 * padding, height: height - 2 * padding };
+  // At most as large as the widest fixed line (the date) allows on one line.
+  const dateWidth = widthOf(metricsOf(fonts).regular, stampDate(new Date(0)), 1);
+  const maxSize = Math.min(height * 0.16, (0.97 * inner.width) / dateWidth);
+  const encoded = fields.map((field) => ({
+    ...field,
+    text: encodableText(field.isBold ? fonts.bold : fonts.regular, field.text)
+      .replace(/ +/g, ' ')
+      .trim(),
+  }));
+  const lines = layoutStampText(encoded, { ...inner, maxSize }, fonts);
   const operators: PDFOperator[] = [
     pushGraphicsState(),
     setFillingRgbColor(0.96, 0.97, 1),
@@ -160,17 +338,19 @@ function stampOperators(
     setFillingRgbColor(0.08, 0.08, 0.1),
     beginText(),
   ];
-  let y = height - padding - size;
-  operators.push(moveText(padding, y));
   lines.forEach((line, index) => {
     const font = line.isBold ? fonts.bold : fonts.regular;
-    const lineSize = line.isBold ? size * 1.1 : size;
-    const text = fitToWidth(font, encodableText(font, line.text), lineSize, width - 2 * padding);
-    if (index > 0) {
-      operators.push(moveText(0, -leading));
-      y -= leading;
+    if (index === 0) {
+      operators.push(
+        moveText(padding, height - padding - font.heightAtSize(line.size, { descender: false })),
+      );
+    } else {
+      operators.push(moveText(0, -LINE_SPACING * line.size));
     }
-    operators.push(setFontAndSize(line.isBold ? 'F2' : 'F1', lineSize), showText(font.encodeText(text)));
+    operators.push(
+      setFontAndSize(line.isBold ? 'F2' : 'F1', line.size),
+      showText(font.encodeText(line.text)),
+    );
   });
   operators.push(endText(), popGraphicsState());
   return operators;
@@ -324,14 +504,17 @@ export async function placeStamp(doc: PDFDocument, request: SignatureRequest): P
 
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const lines = [
-    { text: request.signer.fullName, isBold: true },
+  // Short of room, the name keeps the most, then the reason (the signer's own words), then the location.
+  const fields = [
+    { text: request.signer.fullName, isBold: true, cutRank: 0 },
     { text: stampDate(request.signedAt), isBold: false },
-    { text: `Location: ${request.location}`, isBold: false },
-    ...(request.reason.trim() === '' ? [] : [{ text: `Reason: ${request.reason}`, isBold: false }]),
+    { text: `Location: ${request.location}`, isBold: false, cutRank: 2 },
+    ...(request.reason.trim() === ''
+      ? []
+      : [{ text: `Reason: ${request.reason}`, isBold: false, cutRank: 1 }]),
     { text: smartCardLevelText(request.smartCardType), isBold: false },
   ];
-  const operators = stampOperators(box, lines, { regular, bold });
+  const operators = stampOperators(box, fields, { regular, bold });
   const context = doc.context;
   const appearance = context.register(
     context.formXObject(operators, {

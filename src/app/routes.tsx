@@ -10,7 +10,6 @@ import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
 import type { SignPage } from '../views/sign/sign-screen';
 import { documentListLogic } from './compose';
-import { composeLanguage } from './compose-preferences';
 import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
@@ -106,16 +105,15 @@ const SignFlowScreen = lazy(async () => {
     },
   };
 });
-// The settings screen and its machine, composed with the session (a save refreshes the profile); its
-// language field is the sidebar's language actor (composeLanguage).
+// The settings screen and its machine, composed with the session (a save applies the saved language and
+// refreshes the profile).
 const SettingsScreen = lazy(async () => {
   const [page, compose] = await loadSettingsScreen();
   return {
     default: function SettingsWithLogic() {
       const session = SessionContext.useActorRef();
       const logic = useMemo(() => compose.composeSettings(session), [session]);
-      const languageLogic = useMemo(() => composeLanguage(session), [session]);
-      return <page.SettingsPage logic={logic} languageLogic={languageLogic} />;
+      return <page.SettingsPage logic={logic} />;
     },
   };
 });
@@ -148,12 +146,14 @@ const ReleasesPage = lazy(() =>
 );
 const FaqPage = lazy(() => import('../views/help/faq-page').then((m) => ({ default: m.FaqPage })));
 const InvitePage = lazy(async () => {
-  const [page, service] = await Promise.all([
+  const [page, compose] = await Promise.all([
     import('../views/signflow/invite-page'),
-    import('../services/sign-flow-form'),
+    import('./compose-invite'),
   ]);
   return {
-    default: (props: { inviteId: string }) => <page.InvitePage {...props} logic={service.acceptInvite} />,
+    default: (props: { inviteId: string }) => (
+      <page.InvitePage {...props} logic={compose.inviteAcceptLogic} />
+    ),
   };
 });
 
@@ -182,8 +182,7 @@ function Loading() {
 }
 
 function ListRoute({ category }: { category: DocumentCategory }) {
-  const selectId = new URLSearchParams(useSearch()).get('selected') ?? undefined;
-  return <DocumentList key={category} logic={documentListLogic} category={category} selectId={selectId} />;
+  return <DocumentList key={category} logic={documentListLogic} category={category} query={useSearch()} />;
 }
 
 function CategoryRoute({ slug }: { slug: string | undefined }) {

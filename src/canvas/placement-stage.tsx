@@ -2,10 +2,13 @@
 // boxes over it. Geometry arrives as fractions of the page and leaves as fractions; pixels exist only here.
 // Kept fast for many boxes: the boxes have their own layer, text and the image's decoration do not listen
 // for events, a box is memoised so a parent render redraws only the boxes that changed, and a drag moves
-// the Konva node itself: React hears about it once, on the drop.
+// the Konva node itself: React hears about it once, on the drop. A box that overlaps another is drawn in
+// red with a warning sign; the page's shape is reported once its image has loaded, since whether two
+// boxes overlap depends on it.
 import { memo, useEffect, useRef, useState } from 'react';
 import type Konva from 'konva';
 import { Group, Image as KonvaImage, Layer, Rect, Stage, Text } from 'react-konva';
+import { DEFAULT_PAGE_RATIO } from '../../machines/placement-overlap';
 import { PLACEMENT_LIMITS, SIGNATURE_BOX } from '../../machines/sign-flow-draft';
 import { MAX_TOP_ON_PAGE } from '../../machines/signature-placement.machine';
 
@@ -17,6 +20,8 @@ export type StageBox = {
   left: number;
   top: number;
   isSigned: boolean;
+  /** Overlaps another signatory's box: the editor will not save until it moves. */
+  isOverlapping: boolean;
 };
 
 export type PlacementStageProps = {
@@ -33,6 +38,8 @@ export type PlacementStageProps = {
   /** A box dropped with its top-left corner here (fractions of the page). */
   onDrop(emailAddress: string, left: number, top: number): void;
   onImageError(): void;
+  /** The page image has loaded: its height over its width. */
+  onPageMeasured(ratio: number): void;
 };
 
 const COLORS = {
@@ -41,24 +48,35 @@ const COLORS = {
   fillHover: 'rgba(15, 108, 189, 0.28)',
   signedStroke: '#107c10',
   signedFill: 'rgba(16, 124, 16, 0.14)',
+  overlapStroke: '#c50f1f',
+  overlapFill: 'rgba(197, 15, 31, 0.16)',
+  overlapFillHover: 'rgba(197, 15, 31, 0.3)',
   text: '#242424',
 } as const;
-// A4 portrait until the image says otherwise.
-const DEFAULT_RATIO = 297 / 210;
 
 type LoadedImage = { element: HTMLImageElement; url: string };
 
-function usePageImage(url: string, onError: () => void): LoadedImage | null {
+function usePageImage(
+  url: string,
+  onError: () => void,
+  onMeasured: (ratio: number) => void,
+): LoadedImage | null {
   const [loaded, setLoaded] = useState<LoadedImage | null>(null);
   const onErrorRef = useRef(onError);
+  const onMeasuredRef = useRef(onMeasured);
   useEffect(() => {
     onErrorRef.current = onError;
-  }, [onError]);
+    onMeasuredRef.current = onMeasured;
+  }, [onError, onMeasured]);
   useEffect(() => {
     let isCurrent = true;
     const element = new window.Image();
     element.onload = () => {
-      if (isCurrent) setLoaded({ element, url });
+      if (!isCurrent) return;
+      setLoaded({ element, url });
+      if (element.naturalWidth > 0 && element.naturalHeight > 0) {
+        onMeasuredRef.current(element.naturalHeight / element.naturalWidth);
+      }
     };
     element.onerror = () => {
       if (isCurrent) onErrorRef.current();
@@ -98,13 +116,19 @@ const BoxNode = memo(function BoxNode({
   const height = SIGNATURE_BOX.height * pageWidth;
   const fontSize = Math.max(10, Math.min(16, width * 0.07));
   const isMovable = !box.isSigned;
-  const fill = box.isSigned ? COLORS.signedFill : COLORS.fill;
+  const fill = box.isOverlapping ? COLORS.overlapFill : box.isSigned ? COLORS.signedFill : COLORS.fill;
+  const hoverFill = box.isOverlapping ? COLORS.overlapFillHover : COLORS.fillHover;
+  const stroke = box.isOverlapping
+    ? COLORS.overlapStroke
+    : box.isSigned
+      ? COLORS.signedStroke
+      : COLORS.stroke;
 
   // Hover is drawn on the node directly: a pointer crossing 50 boxes must not render React 50 times.
   const setHover = (event: Konva.KonvaEventObject<MouseEvent>, isHovered: boolean) => {
     const rect = rectRef.current;
     if (rect) {
-      rect.fill(isHovered && isMovable ? COLORS.fillHover : fill);
+      rect.fill(isHovered && isMovable ? hoverFill : fill);
       rect.getLayer()?.batchDraw();
     }
     const container = event.target.getStage()?.container();
@@ -146,15 +170,15 @@ const BoxNode = memo(function BoxNode({
         width={width}
         height={height}
         fill={fill}
-        stroke={box.isSigned ? COLORS.signedStroke : COLORS.stroke}
-        strokeWidth={isSelected ? 3 : 1.5}
+        stroke={stroke}
+        strokeWidth={isSelected || box.isOverlapping ? 3 : 1.5}
         dash={isSelected ? [6, 3] : undefined}
         cornerRadius={4}
         perfectDrawEnabled={false}
         shadowForStrokeEnabled={false}
       />
       <Text
-        text={`${box.number}. ${box.name}`}
+        text={`${box.isOverlapping ? '\u26a0 ' : ''}${box.number}. ${box.name}`}
         width={width}
         height={height}
         padding={6}
@@ -180,9 +204,12 @@ export function PlacementStage({
   onDragStart,
   onDrop,
   onImageError,
+  onPageMeasured,
 }: PlacementStageProps) {
-  const image = usePageImage(imageUrl, onImageError);
-  const ratio = image ? image.element.naturalHeight / Math.max(1, image.element.naturalWidth) : DEFAULT_RATIO;
+  const image = usePageImage(imageUrl, onImageError, onPageMeasured);
+  const ratio = image
+    ? image.element.naturalHeight / Math.max(1, image.element.naturalWidth)
+    : DEFAULT_PAGE_RATIO;
   const pageWidth = Math.max(1, Math.floor(width));
   const pageHeight = Math.round(pageWidth * ratio);
   if (!image) return <div style={{ width: pageWidth, height: pageHeight }} />;

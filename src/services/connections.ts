@@ -86,7 +86,9 @@ export const searchProfiles = fromPromise<PersonProfile[], SearchInput>(async ({
 });
 
 export const addConnection = fromPromise<void, AddConnectionInput>(async ({ input, signal }) => {
-  const connectionRequest =
-    'to' in input ? { to: input.to } : { invitation_email_address: input.invitationEmailAddress };
+  const connectionRequest = {
+    ...(input.to === null ? {} : { to: input.to }),
+    invitation_email_address: input.invitationEmailAddress,
+  };
   await unwrap(api.POST('/connection_requests', { body: { connection_request: connectionRequest }, signal }));
 });

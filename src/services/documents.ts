@@ -54,6 +54,7 @@ export function queryFromInput(input: FetchPageInput): ListQuery {
     ...(search ? { search } : {}),
     'sort[column]': input.sort.column,
     'sort[direction]': input.sort.direction,
+    ...(input.page !== undefined && input.page > 1 ? { page: input.page } : {}),
   };
 }
 

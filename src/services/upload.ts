@@ -2,7 +2,7 @@
 // (decisions.md "Upload"): no auth header, fields in the policy's order, the file last.
 import { fromCallback, fromPromise } from 'xstate';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
-import { FILE_TOO_LARGE, type StorageEvent } from '../../machines/upload.machine';
+import { EMPTY_FILE, FILE_TOO_LARGE, type StorageEvent } from '../../machines/upload.machine';
 import { api, unwrap } from '../api/client';
 
 export const requestUpload = fromPromise<UploadTicket>(async ({ signal }) => {
@@ -24,12 +24,19 @@ export function storageForm({ ticket, file }: SendToStorageInput): FormData {
   return form;
 }
 
-// S3 answers a refusal as `<Error><Code>...</Code>...</Error>`. The machine refuses a file over the limit
-// before sending it, but a store configured with a smaller limit than the API's still says so here, and
-// retrying the same file could never help, unlike any other storage failure.
+// S3 answers a refusal as `<Error><Code>...</Code>...</Error>`. The machine refuses an empty file and one
+// over the limit before sending it, but the store has the last word (its limit may be smaller than the
+// API's, the file may have changed on disk since it was chosen), and for these two, unlike any other
+// storage failure, retrying the same file could never help. The policy's content-length-range starts at
+// 1 byte, so EntityTooSmall means empty.
+const STORAGE_REFUSALS = new Map([
+  ['EntityTooLarge', FILE_TOO_LARGE],
+  ['EntityTooSmall', EMPTY_FILE],
+]);
+
 export function storageFailureCode(responseText: string): string {
-  const code = /<Code>\s*([^<]*?)\s*<\/Code>/.exec(responseText)?.[1];
-  return code === 'EntityTooLarge' ? FILE_TOO_LARGE : 'storage';
+  const code = /<Code>\s*([^<]*?)\s*<\/Code>/.exec(responseText)?.[1] ?? '';
+  return STORAGE_REFUSALS.get(code) ?? 'storage';
 }
 
 // XMLHttpRequest rather than fetch: only it reports upload progress.

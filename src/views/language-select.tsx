@@ -1,7 +1,8 @@
-// The language chooser of the login page and of the sidebar: en, es and fr, each named in its own
+// The language chooser of the login page, the sidebar and settings: en, es and fr, each named in its own
 // language (the catalogs keep those names the same everywhere), with `lang` on each option for screen
-// readers. It always shows the language on screen. On the login page a choice only applies and is kept
-// in local storage; the sidebar and settings pass their own onChange, which also saves it to the profile.
+// readers. On the login page a choice only applies and is kept in local storage; the sidebar passes its
+// own onChange, which also saves it to the profile. Both show the language on screen; settings shows its
+// form's choice (`value`), which applies only when the form is saved.
 import { Field, Select } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';
 import { isLocale, LOCALES, setLocale, type Locale } from '../i18n/locale';
@@ -16,6 +17,10 @@ const LANGUAGE_NAMES: Record<Locale, MessageId> = {
 
 export type LanguageSelectProps = {
   onChange?: (locale: Locale) => void;
+  /** The language shown as chosen; the language on screen by default. */
+  value?: Locale;
+  /** Shown under the select. */
+  hint?: string;
   /** Shown under the select (a failed save to the profile). */
   message?: string | null;
   className?: string;
@@ -26,21 +31,24 @@ export type LanguageSelectProps = {
 
 export function LanguageSelect({
   onChange,
+  value,
+  hint,
   message = null,
   className,
   label,
   disabled = false,
 }: LanguageSelectProps) {
   const intl = useIntl();
-  const { locale } = useLocaleState();
+  const onScreen = useLocaleState().locale;
   return (
     <Field
       label={label ?? intl.formatMessage({ id: 'common.language' })}
       {...(message ? { validationMessage: message, validationState: 'warning' as const } : {})}
+      {...(hint ? { hint } : {})}
       {...(className ? { className } : {})}
     >
       <Select
-        value={locale}
+        value={value ?? onScreen}
         disabled={disabled}
         onChange={(_event, data) => {
           if (!isLocale(data.value)) return;

@@ -186,7 +186,9 @@ describe('connection requests', () => {
       [{ invitation_email_address: bob.email }, adaToken, 409, 'connection_request_pending'],
       [{ to: ada.id }, bobToken, 409, 'connection_request_received'],
       [{ to: randomUUID() }, adaToken, 404, 'not_found'],
-      [{ to: carol.id, invitation_email_address: 'x@example.test' }, adaToken, 400, 'invalid_request'],
+      [{ to: ada.id, invitation_email_address: ada.email }, adaToken, 422, 'connection_request_to_self'],
+      [{ to: carol.id, invitation_email_address: carol.email }, adaToken, 409, 'already_connected'],
+      [{ to: bob.id, invitation_email_address: bob.email }, adaToken, 409, 'connection_request_pending'],
     ];
     for (const [body, token, status, code] of cases) {
       const response = await ask(token, body);
@@ -196,6 +198,44 @@ describe('connection requests', () => {
     }
     expect(await countRows(t, 'connection_requests')).toBe(1);
     expect(await countRows(t, 'outbox')).toBe(0);
+  });
+
+  it('takes `to` with that profile’s own address (spec 000 §3), whatever its case', async () => {
+    const response = await ask(adaToken, { to: bob.id, invitation_email_address: 'Bob@Example.TEST' });
+    expect(response.statusCode, response.body).toBe(201);
+    expectMatchesContract('createConnectionRequest', 201, response.json());
+    const body = response.json<{ data: RequestResource; included: Profile[] }>();
+    expect(body.data.relationships.profile.data?.id).toBe(bob.id);
+    expect(body.data.attributes.invitationEmailAddress).toBeNull();
+    expect(body.included.map((profile) => profile.id)).toEqual([bob.id]);
+    expect((await list(bobToken)).data.map((entry) => entry.attributes.direction)).toEqual(['inbound']);
+    expect(await countRows(t, 'outbox')).toBe(0);
+  });
+
+  it('refuses `to` and an address that name different people, and stores nothing', async () => {
+    const carol = await t.createUser({ email: 'carol@example.test', fullName: 'Carol Chen' });
+    const cases: [Record<string, unknown>, number, string][] = [
+      // The address is someone else's account.
+      [{ to: bob.id, invitation_email_address: carol.email }, 422, 'connection_request_mismatch'],
+      // The address has no account: no invitation may go out in bob's name.
+      [{ to: bob.id, invitation_email_address: 'dave@example.test' }, 422, 'connection_request_mismatch'],
+      // The caller's own address with someone else's id.
+      [{ to: bob.id, invitation_email_address: ada.email }, 422, 'connection_request_mismatch'],
+      [{ to: randomUUID(), invitation_email_address: bob.email }, 404, 'not_found'],
+    ];
+    for (const [body, status, code] of cases) {
+      const response = await ask(adaToken, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(status);
+      expectMatchesContract('createConnectionRequest', status, response.json());
+      const error = response.json<ErrorBody>();
+      expect(error.code, JSON.stringify(body)).toBe(code);
+      if (status === 422)
+        expect(error.message).toBe('The profile and the e-mail address belong to different people.');
+    }
+    expect(await countRows(t, 'connection_requests')).toBe(0);
+    expect(await countRows(t, 'outbox')).toBe(0);
+    expect(await incoming(bobToken)).toBe(0);
+    expect(await incoming(await t.signIn(carol.email))).toBe(0);
   });
 
   it("an address with an account is a request to that account, whatever the address's case", async () => {

@@ -97,8 +97,8 @@ describe('sign flows', () => {
       signatory_email_addresses: [bob.email, 'dave@example.test'],
       sign_page_number: 0,
       signature_coordinates: [
-        { email_address: bob.email, sign_page_number: 2, top: '0.2500', left: '0.72' },
-        { email_address: 'dave@example.test', sign_page_number: 3, top: '1', left: '0' },
+        { email_address: bob.email, sign_page_number: 2, top: '0.2500', left: '0.7200' },
+        { email_address: 'dave@example.test', sign_page_number: 3, top: '1.0000', left: '0.0000' },
       ],
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -134,8 +134,8 @@ describe('sign flows', () => {
         c.attributes.left,
       ]),
     ).toEqual([
-      ['bob@example.test', 2, '0.2500', '0.72'],
-      ['dave@example.test', 3, '1', '0'],
+      ['bob@example.test', 2, '0.2500', '0.7200'],
+      ['dave@example.test', 3, '1.0000', '0.0000'],
     ]);
     expect(created.data.relationships.signatureCoordinates.data).toHaveLength(2);
     expect(await documentState(documentId)).toBe('in_review');
@@ -212,12 +212,72 @@ describe('sign flows', () => {
     ]);
   });
 
+  it('stores the 4-decimal strings as sent and answers them so; an older shorter one is answered padded', async () => {
+    const documentId = await insertDocument(t.deps, { ownerId: ada.id, pageCount: 2 });
+    const response = await send('POST', documentId, {
+      type: 'standard',
+      signatory_email_addresses: [bob.email, carol.email],
+      signature_coordinates: [
+        { email_address: bob.email, sign_page_number: 1, top: '0.1500', left: '0.0000' },
+        { email_address: carol.email, sign_page_number: 2, top: '1.0000', left: '0.7200' },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const coordinates = (body: SignFlowResponse) =>
+      byType(body, 'signatureCoordinates').map((c) => [c.attributes.top, c.attributes.left]);
+    expect(coordinates(response.json<SignFlowResponse>())).toEqual([
+      ['0.1500', '0.0000'],
+      ['1.0000', '0.7200'],
+    ]);
+    const stored = () =>
+      db()
+        .selectFrom('signature_placements')
+        .select(['top_fraction', 'left_fraction'])
+        .orderBy('page_number')
+        .execute();
+    expect(await stored()).toEqual([
+      { top_fraction: '0.1500', left_fraction: '0.0000' },
+      { top_fraction: '1.0000', left_fraction: '0.7200' },
+    ]);
+
+    // A number is refused by name, and the stored strings stay.
+    const number = await send('PUT', documentId, {
+      type: 'standard',
+      signatory_email_addresses: [bob.email, carol.email],
+      signature_coordinates: [
+        { email_address: bob.email, sign_page_number: 1, top: 0.15 as unknown as string, left: '0.0000' },
+      ],
+    });
+    expect(number.statusCode, number.body).toBe(400);
+    expect(number.json()).toMatchObject({
+      code: 'invalid_request',
+      field: 'sign_flow.signature_coordinates.0.top',
+    });
+    expect((await stored()).map((row) => row.top_fraction)).toEqual(['0.1500', '1.0000']);
+
+    // Flows saved before the contract asked for exactly 4 decimals may hold shorter strings: the answer
+    // has 4, with the same value, and the stored text is left alone.
+    const legacy = async (page: number, top: string, left: string) =>
+      db()
+        .updateTable('signature_placements')
+        .set({ top_fraction: top, left_fraction: left })
+        .where('page_number', '=', page)
+        .execute();
+    await legacy(1, '0.15', '0');
+    await legacy(2, '1', '0.72');
+    expect(coordinates(await getFlow(documentId))).toEqual([
+      ['0.1500', '0.0000'],
+      ['1.0000', '0.7200'],
+    ]);
+    expect((await stored()).map((row) => row.top_fraction)).toEqual(['0.15', '1']);
+  });
+
   it('refuses each bad body with a 4xx code and stores nothing', async () => {
     const documentId = await insertDocument(t.deps, { ownerId: ada.id, pageCount: 2 });
     const base: FlowBody = { type: 'standard', signatory_email_addresses: [bob.email, carol.email] };
     const at = (over: Partial<components['schemas']['SignatureCoordinateInput']>) => ({
       signature_coordinates: [
-        { email_address: bob.email, sign_page_number: 1, top: '0.5', left: '0.5', ...over },
+        { email_address: bob.email, sign_page_number: 1, top: '0.5000', left: '0.5000', ...over },
       ],
     });
     const cases: [string, Partial<FlowBody>, number, string][] = [
@@ -266,6 +326,12 @@ describe('sign flows', () => {
       ['left beyond 72 %', at({ left: '0.7201' }), 422, 'validation.signature_coordinates'],
       ['top above the box height', at({ top: '0.1499' }), 422, 'validation.signature_coordinates'],
       ['a fraction with 5 decimals', at({ top: '0.12345' }), 400, 'invalid_request'],
+      // Spec 001 §9: exactly 4 decimals, as a string (docs/decisions.md "Coordinates as 4-decimal strings").
+      ['a fraction with 2 decimals', at({ top: '0.15' }), 400, 'invalid_request'],
+      ['a fraction without decimals', at({ left: '0' }), 400, 'invalid_request'],
+      ['a fraction as a JSON number', at({ top: 0.15 as unknown as string }), 400, 'invalid_request'],
+      ['a fraction above 1', at({ top: '1.0001' }), 400, 'invalid_request'],
+      ['a fraction with a comma', at({ top: '0,5000' }), 400, 'invalid_request'],
       ['page 0', at({ sign_page_number: 0 }), 400, 'invalid_request'],
       ['a page past the end', at({ sign_page_number: 3 }), 422, 'validation.signature_coordinates'],
       [
@@ -278,8 +344,8 @@ describe('sign flows', () => {
         'two placements for one signatory',
         {
           signature_coordinates: [
-            { email_address: bob.email, sign_page_number: 1, top: '0.5', left: '0.5' },
-            { email_address: bob.email, sign_page_number: 2, top: '0.5', left: '0.5' },
+            { email_address: bob.email, sign_page_number: 1, top: '0.5000', left: '0.5000' },
+            { email_address: bob.email, sign_page_number: 2, top: '0.5000', left: '0.5000' },
           ],
         },
         422,
@@ -303,7 +369,9 @@ describe('sign flows', () => {
       ...base,
       minimum_required_signs: 1,
       sign_page_number: 3,
-      signature_coordinates: [{ email_address: bob.email, sign_page_number: 2, top: '0.15', left: '0.72' }],
+      signature_coordinates: [
+        { email_address: bob.email, sign_page_number: 2, top: '0.1500', left: '0.7200' },
+      ],
     });
     expect(edge.statusCode, edge.body).toBe(201);
   });
@@ -317,7 +385,7 @@ describe('sign flows', () => {
       signatory_email_addresses: [bob.email, ada.email],
       signature_coordinates: [
         { email_address: bob.email, sign_page_number: 1, top: '0.5000', left: '0.1000' },
-        { email_address: ada.email, sign_page_number: 2, top: '0.5', left: '0.1' },
+        { email_address: ada.email, sign_page_number: 2, top: '0.5000', left: '0.1000' },
       ],
     };
     expect((await send('POST', documentId, body)).statusCode).toBe(201);
@@ -365,8 +433,8 @@ describe('sign flows', () => {
         {
           ...body,
           signature_coordinates: [
-            { email_address: bob.email, sign_page_number: 1, top: '0.6', left: '0.1' },
-            { email_address: ada.email, sign_page_number: 2, top: '0.5', left: '0.1' },
+            { email_address: bob.email, sign_page_number: 1, top: '0.6000', left: '0.1000' },
+            { email_address: ada.email, sign_page_number: 2, top: '0.5000', left: '0.1000' },
           ],
         },
         'sign_flow.signed_placement_changed',
@@ -392,8 +460,8 @@ describe('sign flows', () => {
       comment: 'second',
       signatory_email_addresses: [bob.email, ada.email, 'frank@example.test'],
       signature_coordinates: [
-        { email_address: bob.email, sign_page_number: 1, top: '0.5', left: '0.1' },
-        { email_address: ada.email, sign_page_number: 2, top: '0.7', left: '0.1' },
+        { email_address: bob.email, sign_page_number: 1, top: '0.5000', left: '0.1000' },
+        { email_address: ada.email, sign_page_number: 2, top: '0.7000', left: '0.1000' },
       ],
     });
     expect(grown.statusCode, grown.body).toBe(200);
@@ -407,7 +475,7 @@ describe('sign flows', () => {
     ]);
     expect(byType(flow, 'signatureCoordinates').map((c) => [c.attributes.top, c.attributes.left])).toEqual([
       ['0.5000', '0.1000'],
-      ['0.7', '0.1'],
+      ['0.7000', '0.1000'],
     ]);
     expect((await outbox()).slice(sentBefore).map((message) => message.to_email)).toEqual([
       'frank@example.test',

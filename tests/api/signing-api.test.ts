@@ -197,16 +197,36 @@ describe('the sign pipeline', () => {
       {
         token: adaToken,
         documentId: id,
-        body: { smart_card_id: adaCard, location: 'Amsterdam', sign_page_number: 1, signature_top: '0.5' },
+        body: {
+          smart_card_id: adaCard,
+          location: 'Amsterdam',
+          sign_page_number: 1,
+          signature_top: '0.5000',
+        },
         status: 422,
         code: 'sign.placement_required',
       },
       {
         token: adaToken,
         documentId: id,
-        body: { ...good, signature_left: '0.9' },
+        body: { ...good, signature_left: '0.9000' },
         status: 422,
         code: 'validation.signature_coordinates',
+      },
+      // Spec 001 §9: coordinates are strings of exactly 4 decimals (docs/decisions.md).
+      {
+        token: adaToken,
+        documentId: id,
+        body: { ...good, signature_top: '0.5' },
+        status: 400,
+        code: 'invalid_request',
+      },
+      {
+        token: adaToken,
+        documentId: id,
+        body: { ...good, signature_left: 0.1 },
+        status: 400,
+        code: 'invalid_request',
       },
       // Not bob's document: he cannot see it.
       {
@@ -380,8 +400,13 @@ describe('the sign pipeline', () => {
       location: 'Amsterdam',
       reason: 'Approved',
       sign_page_number: 2,
-      signature_top: '0.7',
-      signature_left: '0.2',
+      signature_top: '0.7000',
+      signature_left: '0.2000',
+    });
+    // Kept as the strings that were sent.
+    expect(await versionRow(t.deps, versionId)).toMatchObject({
+      top_fraction: '0.7000',
+      left_fraction: '0.2000',
     });
     expect((await documentRow(t.deps, id)).state).toBe('uploaded');
     expect(await confirmDocumentVersion(t.deps, input(versionId, ada))).toEqual({ outcome: 'signed' });

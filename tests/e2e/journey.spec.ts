@@ -53,7 +53,9 @@ test('sign in, upload a PDF, see it selected, open it, log out', async ({ page }
   });
   const textFile = await writeFixture('notes.txt', 'just some notes');
   await dialog.locator('input[type=file]').setInputFiles(textFile);
-  await expect(dialog.getByText('Only PDF files can be uploaded.')).toBeVisible();
+  await expect(
+    dialog.getByText('notes.txt is not a PDF file. Save it as a PDF, then upload the PDF.'),
+  ).toBeVisible();
   expect(storageCalls).toBe(0);
 
   const pdfFile = await writeFixture(

@@ -133,13 +133,16 @@ async function startFlow(
   await page.getByRole('radio', { name: 'On a signature page' }).check();
   if (options.minimum !== undefined) {
     const minimum = page.getByRole('textbox', { name: 'Minimum signatures' });
-    // Typing a number ticks the box (spec 001 §4); too many is refused before sending.
+    // Typing a number ticks the box (spec 001 §4); too many would be sent as 0 (spec 001 §5), and the
+    // hint next to the field says so without stopping the submit.
     await minimum.fill('2');
     await expect(
       page.getByRole('checkbox', { name: 'Require a minimum number of signatures' }),
     ).toBeChecked();
-    await expect(page.getByText('Enter a whole number from 1 to 1.')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Start the sign flow' })).toBeDisabled();
+    await expect(
+      page.getByText('Enter a whole number from 1 to 1. Otherwise every signatory must sign.'),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Start the sign flow' })).toBeEnabled();
     await minimum.fill(String(options.minimum));
   }
   await page.getByRole('button', { name: 'Start the sign flow' }).click();

@@ -40,6 +40,23 @@ test('search, sort and paging across 45 documents, then archive and delete sever
 
   await pager.getByRole('button', { name: 'Next page' }).click();
   await expect(pager.getByText('Page 2 of 3')).toBeVisible();
+
+  // A document chosen on page 2 and opened; back, and then a reload, come to the same page, search and
+  // selection: the address holds them.
+  const chosen = () => list.getByRole('row', { name: new RegExp(batchName(BATCH - 21)) });
+  await chosen().click();
+  await expect(chosen()).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/\/app\/documents\?search=Batch&page=2&selected=[0-9a-f-]+$/);
+  await page.getByRole('link', { name: 'Open document' }).first().click();
+  await expect(page).toHaveURL(/\/app\/document\/[0-9a-f-]+$/);
+  await page.goBack();
+  await expect(pager.getByText('Page 2 of 3')).toBeVisible();
+  await expect(chosen()).toHaveAttribute('aria-selected', 'true');
+  await expect(search.first()).toHaveValue('Batch');
+  await page.reload();
+  await expect(pager.getByText('Page 2 of 3')).toBeVisible();
+  await expect(chosen()).toHaveAttribute('aria-selected', 'true');
+
   await pager.getByRole('button', { name: 'Last page' }).click();
   await expect(pager.getByText('Page 3 of 3')).toBeVisible();
   await expect(pager.getByRole('button', { name: 'Next page' })).toBeDisabled();

@@ -253,7 +253,7 @@ describe('connections: add by e-mail', () => {
     expect(actor.getSnapshot().context.result).toEqual(GRACE);
   });
 
-  it('adds the offered person with `to`, closes the dialog and reloads the requests', async () => {
+  it('adds the offered person with `to` and their address, closes the dialog and reloads the requests', async () => {
     const { actor, clock, searchProfiles, addConnection, closeModal, fetchConnections } = await opened();
     actor.send({ type: 'add.queryChanged', query: 'grace' });
     clock.increment(SEARCH_DEBOUNCE_MS);
@@ -261,7 +261,9 @@ describe('connections: add by e-mail', () => {
     await flush();
     actor.send({ type: 'add.submit' });
     actor.send({ type: 'add.submit' });
-    expect(addConnection.calls.map((call) => call.input)).toEqual([{ to: 'profile-grace' }]);
+    expect(addConnection.calls.map((call) => call.input)).toEqual([
+      { to: 'profile-grace', invitationEmailAddress: 'grace@paraph.test' },
+    ]);
     addConnection.last().result.resolve();
     await flush();
     expect(closeModal).toHaveBeenCalledTimes(1);
@@ -284,7 +286,10 @@ describe('connections: add by e-mail', () => {
     await flush();
     expect(actor.getSnapshot().can({ type: 'add.submit' })).toBe(true);
     actor.send({ type: 'add.submit' });
-    expect(addConnection.last().input).toEqual({ invitationEmailAddress: 'New.Person@Example.org' });
+    expect(addConnection.last().input).toEqual({
+      to: null,
+      invitationEmailAddress: 'New.Person@Example.org',
+    });
   });
 
   it('keeps the query and offers a retry when adding fails', async () => {

@@ -1,6 +1,11 @@
 import { createActor } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { documentListMachine, type DocumentListInput } from '../../machines/document-list.machine';
+import {
+  addressOfList,
+  documentListMachine,
+  type DocumentListInput,
+} from '../../machines/document-list.machine';
+import { DEFAULT_ADDRESS, listAddressQuery, parseListAddress } from '../../machines/list-address';
 import { sampleDocument, samplePage } from '../../machines/samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import { controlledPromise, flush } from './support';
@@ -30,6 +35,7 @@ describe('document list', () => {
     expect(fetchPage.last().input).toEqual({
       category: 'to_do',
       url: null,
+      page: 1,
       search: '',
       sort: { column: 'created_at', direction: 'desc' },
     });
@@ -149,10 +155,57 @@ describe('document list', () => {
     expect(actor.getSnapshot().context.pendingSelectId).toBeNull();
   });
 
-  it('selects the document named by its input after the first load', async () => {
-    const { actor, answer } = startList({ category: 'active', selectId: 'd2' });
+  it('selects the documents named by its address after the first load, if they are listed', async () => {
+    const { actor, answer } = startList({
+      category: 'active',
+      address: { ...DEFAULT_ADDRESS, selectedIds: ['d2', 'd-elsewhere'] },
+    });
     await answer(PAGE_1);
     expect(actor.getSnapshot().context.selectedIds).toEqual(['d2']);
+  });
+
+  it('opens at the page, search and sort of its address, and answers the same address', async () => {
+    const address = parseListAddress('?search=lease&sort=created_at.asc&page=2&selected=d4');
+    const { actor, fetchPage, answer } = startList({ category: 'active', address });
+    expect(fetchPage.last().input).toEqual({
+      category: 'active',
+      url: null,
+      page: 2,
+      search: 'lease',
+      sort: { column: 'created_at', direction: 'asc' },
+    });
+    expect(actor.getSnapshot().context.search).toBe('lease');
+    await answer(PAGE_2);
+    expect(actor.getSnapshot().context.selectedIds).toEqual(['d4']);
+    expect(listAddressQuery(addressOfList(actor.getSnapshot().context))).toBe(
+      '?search=lease&sort=created_at.asc&page=2&selected=d4',
+    );
+  });
+
+  it('says in its address where the person went: the next page, a search from page 1, the selection', async () => {
+    const { actor, answer } = startList();
+    await answer(PAGE_1);
+    const query = () => listAddressQuery(addressOfList(actor.getSnapshot().context));
+    expect(query()).toBe('');
+    actor.send({ type: 'page.next' });
+    await answer(PAGE_2);
+    actor.send({ type: 'row.checkbox', id: 'd4' });
+    expect(query()).toBe('?page=2&selected=d4');
+    actor.send({ type: 'search.changed', term: ' nda ' });
+    actor.send({ type: 'search.submit' });
+    // Until the first page of the search arrives the address already says page 1.
+    expect(query()).toBe('?search=nda&selected=d4');
+    await answer(samplePage([sampleDocument('d4')], 1, 1));
+    expect(query()).toBe('?search=nda&selected=d4');
+  });
+
+  it('goes to another address of the list when asked: its page, search and selection', async () => {
+    const { actor, fetchPage, answer } = startList();
+    await answer(PAGE_1);
+    actor.send({ type: 'address.changed', address: parseListAddress('?selected=d-new') });
+    expect(fetchPage.last().input).toMatchObject({ url: null, page: 1, search: '' });
+    await answer(samplePage([sampleDocument('d-new'), sampleDocument('d1')], 1, 1));
+    expect(actor.getSnapshot().context.selectedIds).toEqual(['d-new']);
   });
 
   it('drops selected rows that are no longer listed after a reload', async () => {

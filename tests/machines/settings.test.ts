@@ -5,10 +5,12 @@ import {
   settingsMachine,
   settingsToSave,
   type Settings,
+  type SettingsLocale,
 } from '../../machines/settings.machine';
 import { controlledPromise, flush } from './support';
 
-function startSettings() {
+/** The screen opens with `shownLocale` on screen (English unless a test says otherwise). */
+function startSettings(shownLocale: SettingsLocale = 'en') {
   const loadSettings = controlledPromise<Settings>();
   const saveSettings = controlledPromise<Settings, Settings>();
   const applyLocale = vi.fn();
@@ -22,27 +24,102 @@ function startSettings() {
       goToDocuments,
     },
   });
-  const actor = createActor(machine).start();
+  const actor = createActor(machine, { input: { shownLocale } }).start();
   return { actor, loadSettings, saveSettings, applyLocale, refreshProfile, goToDocuments };
 }
 
-async function loaded(settings: Settings = { locale: 'es', location: 'Leiden' }) {
-  const started = startSettings();
+async function loaded(
+  settings: Settings = { locale: 'es', location: 'Leiden' },
+  shownLocale: SettingsLocale = 'en',
+) {
+  const started = startSettings(shownLocale);
   started.loadSettings.last().result.resolve(settings);
   await flush();
   return started;
 }
 
 describe('settings', () => {
-  it('is busy while the stored settings load, then shows them', async () => {
-    const { actor, loadSettings } = startSettings();
+  it('is busy while the stored settings load, then shows the location and the language on screen', async () => {
+    const { actor, loadSettings } = startSettings('es');
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(actor.getSnapshot().can({ type: 'settings.save' })).toBe(false);
+    // The profile says French; this device shows Spanish, which is what the form starts from.
     loadSettings.last().result.resolve({ locale: 'fr', location: 'Lyon' });
     await flush();
     const snapshot = actor.getSnapshot();
     expect(snapshot.matches({ editing: 'idle' })).toBe(true);
-    expect(snapshot.context).toMatchObject({ locale: 'fr', location: 'Lyon', errorCode: null });
+    expect(snapshot.context).toMatchObject({
+      locale: 'es',
+      shownLocale: 'es',
+      location: 'Lyon',
+      errorCode: null,
+    });
+  });
+
+  it('a language chosen in the form applies only once it is saved', async () => {
+    const { actor, saveSettings, applyLocale } = await loaded();
+    actor.send({ type: 'locale.changed', locale: 'fr' });
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'fr', shownLocale: 'en' });
+    expect(applyLocale).not.toHaveBeenCalled();
+    actor.send({ type: 'settings.save' });
+    expect(saveSettings.last().input).toEqual({ locale: 'fr', location: 'Leiden' });
+    expect(applyLocale).not.toHaveBeenCalled();
+    saveSettings.last().result.resolve({ locale: 'fr', location: 'Leiden' });
+    await flush();
+    expect(applyLocale).toHaveBeenCalledExactlyOnceWith('fr');
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'fr', shownLocale: 'fr' });
+  });
+
+  it('Cancel leaves the language as it was: a choice in the form is dropped, unsaved', async () => {
+    const { actor, saveSettings, applyLocale, goToDocuments } = await loaded();
+    actor.send({ type: 'locale.changed', locale: 'fr' });
+    actor.send({ type: 'locale.changed', locale: 'es' });
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'es', shownLocale: 'en' });
+    actor.send({ type: 'settings.cancel' });
+    expect(goToDocuments).toHaveBeenCalledTimes(1);
+    expect(applyLocale).not.toHaveBeenCalled();
+    expect(saveSettings.calls).toHaveLength(0);
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('a failed save applies nothing and keeps the chosen language in the form', async () => {
+    const { actor, saveSettings, applyLocale } = await loaded();
+    actor.send({ type: 'locale.changed', locale: 'fr' });
+    actor.send({ type: 'settings.save' });
+    saveSettings.last().result.reject({ code: 'server', status: 500 });
+    await flush();
+    expect(actor.getSnapshot().matches({ editing: 'failed' })).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'fr', shownLocale: 'en' });
+    expect(applyLocale).not.toHaveBeenCalled();
+  });
+
+  it('follows a language chosen elsewhere (the sidebar) until one is chosen in the form', async () => {
+    const { actor, loadSettings, saveSettings } = startSettings('en');
+    // Also while the settings load.
+    actor.send({ type: 'locale.shown', locale: 'es' });
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'es', shownLocale: 'es' });
+    loadSettings.last().result.resolve({ locale: 'en', location: 'Leiden' });
+    await flush();
+    expect(actor.getSnapshot().context.locale).toBe('es');
+    actor.send({ type: 'locale.shown', locale: 'fr' });
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'fr', shownLocale: 'fr' });
+
+    // A choice made in the form is kept, whatever the screen shows meanwhile.
+    actor.send({ type: 'locale.changed', locale: 'en' });
+    actor.send({ type: 'locale.shown', locale: 'es' });
+    expect(actor.getSnapshot().context).toMatchObject({ locale: 'en', shownLocale: 'es' });
+    actor.send({ type: 'settings.save' });
+    expect(saveSettings.last().input).toEqual({ locale: 'en', location: 'Leiden' });
+  });
+
+  it('the success message stays when the language on screen changes elsewhere', async () => {
+    const { actor, saveSettings } = await loaded();
+    actor.send({ type: 'settings.save' });
+    saveSettings.last().result.resolve({ locale: 'en', location: 'Leiden' });
+    await flush();
+    actor.send({ type: 'locale.shown', locale: 'fr' });
+    expect(actor.getSnapshot().matches({ editing: 'saved' })).toBe(true);
+    expect(actor.getSnapshot().context.locale).toBe('fr');
   });
 
   it('a failed load can be retried', async () => {

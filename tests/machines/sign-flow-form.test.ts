@@ -133,7 +133,7 @@ describe('sign-flow-form machine', () => {
     expect(actor.getSnapshot().context.isMinimumOn).toBe(false);
   });
 
-  it('the minimum is valid only as a positive integer below the number of signatories', () => {
+  it('the minimum is valid only as a positive integer below the number of signatories; otherwise 0 is sent', () => {
     const base = {
       ...fieldsOf({ flow: null, draft: null }, 'new'),
       documentId: 'd1',
@@ -142,16 +142,47 @@ describe('sign-flow-form machine', () => {
     };
     const three = { ...base, signatories: [BOB, CAROL, DAN].map((p) => ({ ...p, hasSigned: false })) };
     const on = (text: string) => ({ ...three, isMinimumOn: true, minimumText: text });
+    const sent = (context: ReturnType<typeof on>) => requestBodyOf(context).sign_flow.minimum_required_signs;
     expect(minimumProblem(on('1'))).toBeNull();
-    expect(minimumProblem(on('2'))).toBeNull();
-    expect(minimumProblem(on('0'))).toBe('outOfRange');
-    expect(minimumProblem(on('3'))).toBe('outOfRange');
-    expect(minimumProblem(on('1.5'))).toBe('outOfRange');
-    expect(minimumProblem({ ...on('1'), signatories: three.signatories.slice(0, 1) })).toBe(
-      'needsTwoSignatories',
-    );
-    expect(requestBodyOf(on('2')).sign_flow.minimum_required_signs).toBe(2);
-    expect(requestBodyOf({ ...on('2'), isOrdered: true }).sign_flow.minimum_required_signs).toBe(0);
+    expect(minimumProblem(on(' 2 '))).toBeNull();
+    expect(sent(on('1'))).toBe(1);
+    expect(sent(on(' 2 '))).toBe(2);
+    const invalid: [string, string][] = [
+      ['', 'empty'],
+      ['  ', 'empty'],
+      ['x', 'notANumber'],
+      ['1.5', 'notANumber'],
+      ['+1', 'notANumber'],
+      ['-1', 'outOfRange'],
+      ['0', 'outOfRange'],
+      ['3', 'outOfRange'],
+      ['99', 'outOfRange'],
+    ];
+    for (const [text, problem] of invalid) {
+      expect(minimumProblem(on(text)), text).toBe(problem);
+      expect(sent(on(text)), text).toBe(0);
+    }
+    const alone = { ...on('1'), signatories: three.signatories.slice(0, 1) };
+    expect(minimumProblem(alone)).toBe('needsTwoSignatories');
+    expect(sent(alone)).toBe(0);
+    expect(sent({ ...on('2'), isOrdered: true })).toBe(0);
+    expect(sent({ ...on('2'), isMinimumOn: false })).toBe(0);
+  });
+
+  it('an unusable minimum does not stop the submit: the flow is sent with 0', async () => {
+    const { actor, save } = await startForm('new');
+    actor.send({ type: 'participants.add', role: 'signatory', people: [BOB, CAROL] });
+    actor.send({ type: 'mode.changed', mode: 'page' });
+    actor.send({ type: 'minimum.toggled', isOn: true });
+    actor.send({ type: 'minimum.changed', text: 'two' });
+    expect(minimumProblem(actor.getSnapshot().context)).toBe('notANumber');
+    expect(submitBlockers(actor.getSnapshot().context)).toEqual([]);
+    expect(actor.getSnapshot().can({ type: 'form.submit' })).toBe(true);
+    actor.send({ type: 'form.submit' });
+    expect(actor.getSnapshot().matches('saving')).toBe(true);
+    expect(save.last().input.body.sign_flow.minimum_required_signs).toBe(0);
+    // What was typed stays in the form.
+    expect(actor.getSnapshot().context).toMatchObject({ isMinimumOn: true, minimumText: 'two' });
   });
 
   it('applies the submit rules of spec 001 §5', () => {
@@ -199,7 +230,7 @@ describe('sign-flow-form machine', () => {
           type: 'standard',
           sign_page_number: 0,
           signature_coordinates: [
-            { email_address: BOB.emailAddress, top: '0.5', left: '0.1235', sign_page_number: 2 },
+            { email_address: BOB.emailAddress, top: '0.5000', left: '0.1235', sign_page_number: 2 },
           ],
         },
       },

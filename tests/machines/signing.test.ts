@@ -188,8 +188,8 @@ describe('signing: the form', () => {
         location: 'Paris',
         reason: 'Agreed',
         sign_page_number: 2,
-        signature_top: '0.7',
-        signature_left: '0.5',
+        signature_top: '0.7000',
+        signature_left: '0.5000',
       },
     });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
@@ -222,8 +222,8 @@ describe('signing: the owner’s own placement', () => {
       smart_card_id: 'card-1',
       location: 'London',
       sign_page_number: 2,
-      signature_top: '0.25',
-      signature_left: '0.1',
+      signature_top: '0.2500',
+      signature_left: '0.1000',
     });
   });
 

@@ -61,6 +61,25 @@ describe('upload', () => {
     expect(requestUpload.calls).toHaveLength(0);
   });
 
+  it('refuses an empty PDF before any call, keeping it so that the message can name it', () => {
+    const { actor, requestUpload } = startUpload();
+    const blank = sampleFile('blank.pdf', 'application/pdf', '');
+    expect(blank.size).toBe(0);
+    actor.send({ type: 'file.selected', files: [blank] });
+    expect(actor.getSnapshot().matches({ waiting: 'rejected' })).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ errorCode: 'empty_file', file: blank });
+    expect(requestUpload.calls).toHaveLength(0);
+  });
+
+  it('keeps a refused file that is not a PDF, and no file for several', () => {
+    const { actor } = startUpload();
+    const notes = sampleFile('notes.txt', 'text/plain');
+    actor.send({ type: 'file.selected', files: [notes] });
+    expect(actor.getSnapshot().context).toMatchObject({ errorCode: 'not_pdf', file: notes });
+    actor.send({ type: 'file.selected', files: [PDF, sampleFile('annex.pdf', 'application/pdf')] });
+    expect(actor.getSnapshot().context).toMatchObject({ errorCode: 'one_file_only', file: null });
+  });
+
   it('ignores an empty selection', () => {
     const { actor } = startUpload();
     expect(actor.getSnapshot().can({ type: 'file.selected', files: [] })).toBe(false);
@@ -224,6 +243,36 @@ describe('upload', () => {
     expect(upload.actor.getSnapshot().matches({ waiting: 'idle' })).toBe(true);
     expect(upload.requestUpload.calls).toHaveLength(1);
   });
+
+  it('reads the store refusing an empty file as empty_file and offers another file', async () => {
+    const upload = await uploadedToStorage();
+    upload.storage.report({ type: 'upload.failed', code: 'empty_file' });
+    expect(upload.actor.getSnapshot().context).toMatchObject({ errorCode: 'empty_file', file: PDF });
+
+    upload.actor.send({ type: 'upload.retry' });
+
+    expect(upload.actor.getSnapshot().matches({ waiting: 'idle' })).toBe(true);
+    expect(upload.requestUpload.calls).toHaveLength(1);
+  });
+
+  it.each(['not_a_pdf', 'encrypted_pdf', 'empty_file', 'too_many_pages'])(
+    'goes back to choosing a file when the API refused it as %s, without a new request',
+    async (code) => {
+      const { actor, storage, createDocument, requestUpload } = await uploadedToStorage();
+      storage.report({ type: 'upload.stored' });
+      createDocument.last().result.reject({ code, status: 422 });
+      await flush();
+      expect(actor.getSnapshot().value).toBe('error');
+      expect(actor.getSnapshot().context).toMatchObject({ errorCode: code, file: PDF });
+
+      actor.send({ type: 'upload.retry' });
+
+      expect(actor.getSnapshot().matches({ waiting: 'idle' })).toBe(true);
+      expect(actor.getSnapshot().context).toMatchObject({ file: null, errorCode: null });
+      expect(requestUpload.calls).toHaveLength(1);
+      expect(createDocument.calls).toHaveLength(1);
+    },
+  );
 
   it('keeps the API code when the server refuses the document', async () => {
     const { actor, storage, createDocument } = await uploadedToStorage();

@@ -137,6 +137,25 @@ describe('details panel', () => {
     expect(fetchSignFlow).not.toHaveBeenCalled();
   });
 
+  it('offers Sign and Start a sign flow, but neither once the person archived the document', async () => {
+    const flags = { currentUserCanSign: true, currentUserCanCreateSignFlow: true };
+    const { logic } = detailsWith({
+      d1: sampleDocument('d1', flags),
+      d2: sampleDocument('d2', { ...flags, currentUserArchived: true }),
+    });
+    const { unmount } = renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
+    const panel = await screen.findByRole('complementary', { name: 'Document details' });
+    expect(await within(panel).findByRole('link', { name: 'Sign' })).toBeTruthy();
+    expect(within(panel).getByRole('link', { name: 'Start a sign flow' })).toBeTruthy();
+    unmount();
+
+    renderView(<DetailsPanel logic={logic} selectedIds={['d2']} />);
+    const archived = await screen.findByRole('complementary', { name: 'Document details' });
+    await within(archived).findByText('d2.pdf');
+    expect(within(archived).queryByRole('link', { name: 'Sign' })).toBeNull();
+    expect(within(archived).queryByRole('link', { name: 'Start a sign flow' })).toBeNull();
+  });
+
   it('shows the count of a multi-selection and a hint without a selection', async () => {
     const { logic, fetchDocument } = detailsWith({});
     const { rerender } = renderView(<DetailsPanel logic={logic} selectedIds={[]} />);

@@ -6,8 +6,9 @@ import { documentListMachine } from '../../machines/document-list.machine';
 import { sampleDocument, samplePage } from '../../machines/samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
-import { DocumentList } from '../../src/views/documents/document-list';
-import { isDisabled, renderView } from './render';
+import { DocumentList, type DocumentListProps } from '../../src/views/documents/document-list';
+import { useSearch } from 'wouter';
+import { currentHref, isDisabled, navigateTo, renderView } from './render';
 
 const OWN = sampleDocument('d-own', { originalFilename: 'Lease agreement.pdf', isOwner: true });
 const WAITING = sampleDocument('d-waiting', {
@@ -247,5 +248,56 @@ describe('documents list', () => {
     await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), 'nothing{Enter}');
 
     expect(await screen.findByText('No documents match “nothing”.')).toBeTruthy();
+  });
+
+  describe('its address', () => {
+    // As the app's route does: the list gets the address's query.
+    function Routed({ logic }: Pick<DocumentListProps, 'logic'>) {
+      return <DocumentList logic={logic} category="active" query={useSearch()} />;
+    }
+    const isSelected = (name: string) => rowOf(name).getAttribute('aria-selected') === 'true';
+
+    it('opens at the page and selection it holds, so back and reload come to the same list', async () => {
+      const { logic, fetchPage } = listWith(async () => samplePage([OWN, WAITING], 2, 2));
+      renderView(<Routed logic={logic} />, { search: 'page=2&selected=d-waiting' });
+
+      expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+      expect(fetchPage).toHaveBeenCalledTimes(1);
+      expect(fetchPage).toHaveBeenCalledWith(expect.objectContaining({ page: 2, url: null }));
+      expect(isSelected('Supplier contract.pdf')).toBe(true);
+      expect(isSelected('Lease agreement.pdf')).toBe(false);
+      expect(currentHref()).toBe('/documents?page=2&selected=d-waiting');
+    });
+
+    it('says the selection and the search in the address as the person goes', async () => {
+      const { logic, fetchPage } = listWith(async (input) =>
+        input.search === 'lease' ? samplePage([OWN], 1, 1) : FIRST_OF_TWO,
+      );
+      const user = userEvent.setup();
+      renderView(<Routed logic={logic} />);
+      await screen.findByText('Page 1 of 2');
+      expect(currentHref()).toBe('/documents');
+
+      await user.click(within(rowOf('Lease agreement.pdf')).getByRole('checkbox'));
+      expect(currentHref()).toBe('/documents?selected=d-own');
+
+      await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), 'lease');
+      await user.click(screen.getByRole('button', { name: /^Search$/ }));
+      await screen.findByText('Page 1 of 1');
+      expect(currentHref()).toBe('/documents?search=lease&selected=d-own');
+      expect(fetchPage).toHaveBeenCalledTimes(2);
+    });
+
+    it('goes where a new address says (an upload showing its document), once', async () => {
+      const { logic, fetchPage } = listWith(async () => FIRST_OF_TWO);
+      renderView(<Routed logic={logic} />);
+      await screen.findByText('Page 1 of 2');
+      expect(fetchPage).toHaveBeenCalledTimes(1);
+
+      navigateTo('/documents?selected=d-waiting');
+      await vi.waitFor(() => expect(isSelected('Supplier contract.pdf')).toBe(true));
+      expect(fetchPage).toHaveBeenCalledTimes(2);
+      expect(currentHref()).toBe('/documents?selected=d-waiting');
+    });
   });
 });

@@ -48,4 +48,9 @@ describe('translation catalogs', () => {
     // language; a catalog that is mostly English was not translated.
     expect(copied.length / Object.keys(en).length).toBeLessThan(0.1);
   });
+
+  it('writes French with one apostrophe, the typographic one', () => {
+    const straight = Object.entries(fr).filter(([, message]) => message.includes("'"));
+    expect(straight.map(([key]) => key)).toEqual([]);
+  });
 });

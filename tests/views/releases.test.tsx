@@ -69,6 +69,17 @@ describe('the changelog', () => {
     expect(CHANGELOG[0]?.version).toBe(APP_VERSION);
   });
 
+  it('runs from v2.23.0 to v2.34.1, the latest dated 2020-06-17 (spec 001 §2)', () => {
+    expect(CHANGELOG[0]).toMatchObject({ version: 'v2.34.1', date: '2020-06-17' });
+    expect(CHANGELOG.at(-1)?.version).toBe('v2.23.0');
+  });
+
+  it('leaves out no minor version in between', () => {
+    const minors = new Set(CHANGELOG.map((release) => versionNumbers(release.version)[1]));
+    for (let minor = 23; minor <= 34; minor += 1) expect(minors.has(minor), `v2.${minor}`).toBe(true);
+    for (const release of CHANGELOG) expect(versionNumbers(release.version)[0], release.version).toBe(2);
+  });
+
   it('lists versions newest first, each once, with dates that never go forward', () => {
     for (let index = 1; index < CHANGELOG.length; index += 1) {
       const [newer, older] = [CHANGELOG[index - 1], CHANGELOG[index]];
@@ -140,7 +151,7 @@ describe('the release notes page', () => {
     const versions = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
     expect(versions).toEqual(CHANGELOG.map((release) => release.version));
     const latest = screen.getByRole('region', { name: 'v2.34.1' });
-    expect(within(latest).getByText('Nov 21 2026').getAttribute('datetime')).toBe('2026-11-21');
+    expect(within(latest).getByText('Jun 17 2020').getAttribute('datetime')).toBe('2020-06-17');
     const items = within(latest)
       .getAllByRole('listitem')
       .map((item) => item.textContent);
@@ -149,12 +160,12 @@ describe('the release notes page', () => {
   });
 
   it.each([
-    ['es', 'Notas de la versión', 'nov 21 2026'],
-    ['fr', 'Notes de version', 'nov. 21 2026'],
+    ['es', 'Notas de la versión', 'ago 6 2019'],
+    ['fr', 'Notes de version', 'août 6 2019'],
   ] as const)('reads in %s', (locale, title, date) => {
     renderIn(locale, <ReleasesPage />);
     expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
-    const foundation = screen.getByRole('region', { name: 'v2.30.0' });
+    const foundation = screen.getByRole('region', { name: 'v2.23.0' });
     expect(within(foundation).getByText(date)).toBeTruthy();
     const first = CHANGELOG.at(-1)?.changes[0];
     expect(within(foundation).getByText(first?.[locale] ?? 'missing')).toBeTruthy();

@@ -12,12 +12,26 @@ import en from '../../src/i18n/en.json';
 // whole file: a dialog in one test could take the id of a dialog from an earlier one still registered
 // there, and be hidden (aria-hidden) as if another modal were on top. Each render gets its own prefix.
 let renders = 0;
+let latest: ReturnType<typeof memoryLocation> | null = null;
+
+/** Where the latest rendered view's router is now: its path and query, as the address bar would say. */
+export function currentHref(): string {
+  return latest?.history?.at(-1) ?? '';
+}
+
+/** Goes somewhere else in the latest rendered view's router, as a link or the app's navigation would. */
+export function navigateTo(href: string): void {
+  const location = latest;
+  if (location === null) throw new Error('nothing is rendered');
+  act(() => location.navigate(href));
+}
 
 export function renderView(
   ui: ReactElement,
   { path = '/documents', search = '' }: { path?: string; search?: string } = {},
 ): RenderResult {
-  const location = memoryLocation({ path, searchPath: search });
+  const location = memoryLocation({ path, searchPath: search, record: true });
+  latest = location;
   renders += 1;
   const prefix = `render-${renders}-`;
   const Wrapper = ({ children }: { children: ReactNode }) => (

@@ -2,40 +2,33 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { languageMachine, type LanguageLocale } from '../../machines/language.machine';
 import { settingsMachine, type Settings } from '../../machines/settings.machine';
 import { ApiError } from '../../src/api/errors';
-import { getLocaleState, setLocale } from '../../src/i18n/locale';
+import { getLocaleState, LOCALE_STORAGE_KEY, setLocale } from '../../src/i18n/locale';
 import { SettingsPage } from '../../src/views/settings/settings-page';
-import { renderView } from './render';
-
-/** The language field's actor as the app composes it (compose-preferences.ts), the profile save faked. */
-function languageWith(save: (input: { locale: LanguageLocale }) => Promise<void> = async () => {}) {
-  const saveLocale = vi.fn(save);
-  const languageRefreshesProfile = vi.fn();
-  const languageLogic = languageMachine.provide({
-    actors: { saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saveLocale(input)) },
-    actions: {
-      applyLocale: (_, params) => {
-        void setLocale(params.locale);
-      },
-      refreshProfile: languageRefreshesProfile,
-    },
-  });
-  return { languageLogic, saveLocale, languageRefreshesProfile };
-}
+import { isDisabled, renderView } from './render';
 
 // The language on screen is the app's one store: each test starts in English.
 afterEach(async () => {
   await setLocale('en');
 });
 
+/** The language on screen, as the page and this device keep it. */
+function languageOnScreen() {
+  return {
+    locale: getLocaleState().locale,
+    lang: document.documentElement.lang,
+    stored: window.localStorage.getItem(LOCALE_STORAGE_KEY),
+  };
+}
+
 function settingsWith(
   save: (settings: Settings) => Promise<Settings> = async (settings) => settings,
   load: () => Promise<Settings> = async () => ({ locale: 'es', location: 'Leiden' }),
 ) {
   const saveSettings = vi.fn(save);
-  const applyLocale = vi.fn();
+  // As the app composes it (compose-settings.ts): the saved language becomes the one on screen.
+  const applyLocale = vi.fn((locale: Settings['locale']) => setLocale(locale));
   const refreshProfile = vi.fn();
   const goToDocuments = vi.fn();
   const logic = settingsMachine.provide({
@@ -49,7 +42,7 @@ function settingsWith(
       goToDocuments,
     },
   });
-  return { logic, ...languageWith(), saveSettings, applyLocale, refreshProfile, goToDocuments };
+  return { logic, saveSettings, applyLocale, refreshProfile, goToDocuments };
 }
 
 async function form() {
@@ -62,8 +55,8 @@ describe('settings page', () => {
   it('starts from the language on screen and the stored location, each language named in itself', async () => {
     // This device chose French; the profile still says Spanish (another device's choice).
     await setLocale('fr');
-    const { logic, languageLogic } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { language, location } = await form();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     expect(language.value).toBe('fr');
@@ -79,8 +72,8 @@ describe('settings page', () => {
 
   it('saves the trimmed location with the language on screen, says so, and asks for that language', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveSettings, applyLocale, refreshProfile } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings, applyLocale, refreshProfile } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { location } = await form();
     await user.clear(location);
     await user.type(location, '  Den Haag  ');
@@ -97,10 +90,10 @@ describe('settings page', () => {
 
   it('shows the error and keeps what was typed when the save fails', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveSettings, applyLocale } = settingsWith(async () => {
+    const { logic, saveSettings, applyLocale } = settingsWith(async () => {
       throw new ApiError({ code: 'server', status: 500 });
     });
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { language, location } = await form();
     await user.clear(location);
     await user.type(location, 'Rotterdam');
@@ -121,19 +114,19 @@ describe('settings page', () => {
   it('is busy while saving: Save says so and nothing can change', async () => {
     const user = userEvent.setup();
     let finish: (settings: Settings) => void = () => {};
-    const { logic, languageLogic } = settingsWith(
+    const { logic } = settingsWith(
       () =>
         new Promise<Settings>((resolve) => {
           finish = resolve;
         }),
     );
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { location } = await form();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const saving = await screen.findByRole('button', { name: 'Saving…' });
-    expect(saving.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(saving)).toBe(true);
     expect(location.disabled).toBe(true);
-    expect(screen.getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(screen.getByRole('button', { name: 'Cancel' }))).toBe(true);
     // The server answers what was saved: the language on screen.
     finish({ locale: 'en', location: 'Leiden' });
     expect(await screen.findByText('Your settings have been saved.')).toBeTruthy();
@@ -141,21 +134,21 @@ describe('settings page', () => {
 
   it('refuses a location over 128 characters with a message, and Save is disabled', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { location } = await form();
     await user.clear(location);
     await user.click(location);
     await user.paste('x'.repeat(129));
     expect(await screen.findByText('The location must be at most 128 characters long.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(screen.getByRole('button', { name: 'Save' }))).toBe(true);
     expect(saveSettings).not.toHaveBeenCalled();
   });
 
   it('Cancel goes back to the documents without saving', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveSettings, goToDocuments } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings, goToDocuments } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { location } = await form();
     await user.type(location, ' changed');
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -166,12 +159,12 @@ describe('settings page', () => {
   it('says when the settings cannot be loaded, and tries again', async () => {
     const user = userEvent.setup();
     let attempts = 0;
-    const { logic, languageLogic } = settingsWith(undefined, async () => {
+    const { logic } = settingsWith(undefined, async () => {
       attempts += 1;
       if (attempts === 1) throw new ApiError({ code: 'network', status: 0 });
       return { locale: 'fr', location: 'Lyon' };
     });
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     expect((await screen.findByRole('alert')).textContent).toContain('Your settings could not be loaded.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     const { language, location } = await form();
@@ -181,28 +174,67 @@ describe('settings page', () => {
 });
 
 describe("settings' language field", () => {
-  it("applies a choice at once, keeps it on this device and saves it to the profile, as the sidebar's does", async () => {
+  it('a choice applies only on Save: until then the screen keeps its language', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveLocale, languageRefreshesProfile, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings, applyLocale, refreshProfile } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { language } = await form();
-    await user.selectOptions(language, 'es');
+    const before = languageOnScreen();
+    const descriptions = (language.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(descriptions).toContain('Applies when you save. It is saved to your profile.');
+    await user.selectOptions(language, 'fr');
 
-    await waitFor(() => expect(getLocaleState().locale).toBe('es'));
-    expect(window.localStorage.getItem('locale')).toBe('es');
-    expect(saveLocale).toHaveBeenCalledWith({ locale: 'es' });
-    await waitFor(() => expect(languageRefreshesProfile).toHaveBeenCalledTimes(1));
-    expect(language.value).toBe('es');
-    // No Save needed for the language; a later Save keeps it.
+    expect(language.value).toBe('fr');
+    expect(languageOnScreen()).toEqual(before);
+    expect(applyLocale).not.toHaveBeenCalled();
     expect(saveSettings).not.toHaveBeenCalled();
+
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ locale: 'es', location: 'Leiden' }));
+    await waitFor(() => expect(languageOnScreen()).toEqual({ locale: 'fr', lang: 'fr', stored: 'fr' }));
+    expect(saveSettings).toHaveBeenCalledWith({ locale: 'fr', location: 'Leiden' });
+    expect(refreshProfile).toHaveBeenCalledTimes(1);
+    expect(language.value).toBe('fr');
+  });
+
+  it('Cancel leaves the language as it was, and saves nothing', async () => {
+    const user = userEvent.setup();
+    const { logic, saveSettings, applyLocale, goToDocuments } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    const { language } = await form();
+    const before = languageOnScreen();
+    await user.selectOptions(language, 'es');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    expect(goToDocuments).toHaveBeenCalledTimes(1);
+    expect(languageOnScreen()).toEqual(before);
+    expect(applyLocale).not.toHaveBeenCalled();
+    expect(saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('a failed save leaves the language as it was and keeps the choice in the form', async () => {
+    const user = userEvent.setup();
+    const { logic, applyLocale } = settingsWith(async () => {
+      throw new ApiError({ code: 'server', status: 500 });
+    });
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    const { language } = await form();
+    const before = languageOnScreen();
+    await user.selectOptions(language, 'fr');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Changes to your settings could not be saved. Please try saving again.',
+    );
+    expect(languageOnScreen()).toEqual(before);
+    expect(applyLocale).not.toHaveBeenCalled();
+    expect(language.value).toBe('fr');
   });
 
   it('follows a language chosen elsewhere while it is open (the sidebar), and Save keeps that one', async () => {
     const user = userEvent.setup();
-    const { logic, languageLogic, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { language } = await form();
     await setLocale('fr');
     await waitFor(() => expect(language.value).toBe('fr'));
@@ -210,22 +242,17 @@ describe("settings' language field", () => {
     await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ locale: 'fr', location: 'Leiden' }));
   });
 
-  it('keeps the language when the profile save fails, and says it was not saved', async () => {
+  it('keeps a choice made in the form when the language changes elsewhere', async () => {
     const user = userEvent.setup();
-    const failing = languageWith(async () => {
-      throw new ApiError({ code: 'server', status: 500 });
-    });
-    const { logic } = settingsWith();
-    renderView(<SettingsPage logic={logic} languageLogic={failing.languageLogic} />, { path: '/settings' });
+    const { logic, saveSettings } = settingsWith();
+    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
     const { language } = await form();
-    await user.selectOptions(language, 'fr');
-    expect(
-      await screen.findByText(
-        'Your language is used on this device, but it could not be saved to your profile.',
-      ),
-    ).toBeTruthy();
-    expect(getLocaleState().locale).toBe('fr');
-    expect(language.value).toBe('fr');
-    expect(failing.languageRefreshesProfile).not.toHaveBeenCalled();
+    await user.selectOptions(language, 'es');
+    await setLocale('fr');
+    await waitFor(() => expect(getLocaleState().locale).toBe('fr'));
+    expect(language.value).toBe('es');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ locale: 'es', location: 'Leiden' }));
+    await waitFor(() => expect(getLocaleState().locale).toBe('es'));
   });
 });

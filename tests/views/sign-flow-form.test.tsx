@@ -13,7 +13,7 @@ import {
 import { authMiddleware } from '../../src/api/client';
 import { readDraft } from '../../src/services/sign-flow-form';
 import { SignFlowScreen } from '../../src/views/signflow/sign-flow-screen';
-import { renderView } from './render';
+import { isDisabled, renderView } from './render';
 
 const ADA = { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace' };
 
@@ -102,7 +102,7 @@ describe('sign flow form', () => {
   it('says why the form cannot be sent, and sends the contract body', async () => {
     const { user, saveSignFlow } = renderForm();
     const submit = await screen.findByRole('button', { name: 'Start the sign flow' });
-    expect(submit.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(submit)).toBe(true);
     expect(screen.getByText('Add at least one signatory.')).toBeTruthy();
 
     await addBySearch(user, 'bob@');
@@ -116,10 +116,10 @@ describe('sign flow form', () => {
     const page = screen.getByRole('textbox', { name: 'Page number' });
     await user.type(page, '0');
     expect(screen.getByText('Enter a page number of 1 or more.')).toBeTruthy();
-    expect(submit.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(submit)).toBe(true);
     await user.clear(page);
     await user.type(page, '2');
-    expect(submit.hasAttribute('disabled')).toBe(false);
+    expect(isDisabled(submit)).toBe(false);
 
     await user.type(screen.getByRole('textbox', { name: /Comment/ }), 'Hello');
     expect(screen.getByText('5 / 1024 characters')).toBeTruthy();
@@ -147,18 +147,57 @@ describe('sign flow form', () => {
     const input = screen.getByRole('textbox', { name: 'Minimum signatures' });
     await user.click(minimum);
     expect(document.activeElement).toBe(input);
+    const hint = () => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(hint()).toBe('Enter a number from 1 to 1. Until you do, every signatory must sign.');
     await user.type(input, '2');
-    expect(screen.getByRole('alert').textContent).toBe('Enter a whole number from 1 to 1.');
+    expect(hint()).toBe('Enter a whole number from 1 to 1. Otherwise every signatory must sign.');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
     await user.clear(input);
     expect((minimum as HTMLInputElement).checked).toBe(false);
     await user.type(input, '1');
     expect((minimum as HTMLInputElement).checked).toBe(true);
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(input.hasAttribute('aria-describedby')).toBe(false);
+    expect(screen.queryByText(/every signatory must sign/)).toBeNull();
 
     await user.click(screen.getByRole('checkbox', { name: 'Sign in this order' }));
     expect((minimum as HTMLInputElement).checked).toBe(false);
-    expect(minimum.hasAttribute('disabled')).toBe(true);
-    expect(input.hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(minimum)).toBe(true);
+    expect(isDisabled(input)).toBe(true);
+  });
+
+  it.each([
+    ['empty', '', 'Enter a number from 1 to 2. Until you do, every signatory must sign.'],
+    [
+      'not a number',
+      '1.5',
+      'That is not a whole number. Enter one from 1 to 2, or every signatory must sign.',
+    ],
+    ['out of range', '3', 'Enter a whole number from 1 to 2. Otherwise every signatory must sign.'],
+  ])('a minimum that is %s is sent as 0 with a hint, and does not stop the submit', async (_, text, hint) => {
+    const { user, saveSignFlow } = renderForm();
+    await addBySearch(user, 'board');
+    await addBySearch(user, 'carol@');
+    await user.click(screen.getByRole('radio', { name: 'On a signature page' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Require a minimum number of signatures' }));
+    const input = screen.getByRole('textbox', { name: 'Minimum signatures' });
+    if (text !== '') await user.type(input, text);
+    // The hint is the input's description, in a polite live region.
+    const status = screen.getByText(hint).closest('[role="status"]');
+    expect(status?.id).toBe(input.getAttribute('aria-describedby'));
+
+    const submit = screen.getByRole('button', { name: 'Start the sign flow' });
+    expect(isDisabled(submit)).toBe(false);
+    await user.click(submit);
+    expect(saveSignFlow).toHaveBeenCalledWith(
+      expect.objectContaining({
+        body: {
+          sign_flow: expect.objectContaining({
+            signatory_email_addresses: ['bob@paraph.test', 'dan@paraph.test', 'carol@paraph.test'],
+            minimum_required_signs: 0,
+          }),
+        },
+      }),
+    );
   });
 
   it('reorders the signatories of an ordered flow by keyboard', async () => {
@@ -176,7 +215,7 @@ describe('sign flow form', () => {
       expect.stringContaining('Bob Builder'),
     ]);
     expect(screen.getByText('Carol Shaw is now number 1.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Move Carol Shaw up' }).hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(screen.getByRole('button', { name: 'Move Carol Shaw up' }))).toBe(true);
   });
 
   it('an edited flow: signed people fixed, type and mode locked, reviewers open only in review', async () => {
@@ -192,9 +231,9 @@ describe('sign flow form', () => {
       }),
     });
     await screen.findByRole('button', { name: 'Save the changes' });
-    expect(screen.getByRole('checkbox', { name: 'Sign in this order' }).hasAttribute('disabled')).toBe(true);
-    expect(screen.getByRole('radio', { name: 'On a signature page' }).hasAttribute('disabled')).toBe(true);
-    expect(screen.getByRole('radio', { name: /On the pages/ }).hasAttribute('disabled')).toBe(true);
+    expect(isDisabled(screen.getByRole('checkbox', { name: 'Sign in this order' }))).toBe(true);
+    expect(isDisabled(screen.getByRole('radio', { name: 'On a signature page' }))).toBe(true);
+    expect(isDisabled(screen.getByRole('radio', { name: /On the pages/ }))).toBe(true);
     expect(screen.queryByRole('button', { name: 'Remove Bob Builder' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Remove Carol Shaw' })).toBeTruthy();
     expect(screen.queryByRole('radio', { name: 'Reviewer' })).toBeNull();

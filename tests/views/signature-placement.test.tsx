@@ -1,5 +1,6 @@
 // jsdom has no canvas: the Konva stage is replaced by a stub with the same props, whose buttons stand in
-// for a click on the page, a click on a box and a drag. Everything else is the real page.
+// for a click on the page, a click on a box, a drag (whole, or its start and its drop apart) and the page
+// image's shape. Everything else is the real page.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +10,7 @@ import type { DraftSignatory, Placement } from '../../machines/sign-flow-draft';
 import type { DocumentResource } from '../../machines/types';
 import type { PlacementStageProps } from '../../src/canvas/placement-stage';
 import { SignaturePlacementPage } from '../../src/views/signflow/placement/signature-placement-page';
-import { findOpenDialog, renderView } from './render';
+import { findOpenDialog, isDisabled, renderView } from './render';
 
 const documents = vi.hoisted(() => ({
   next: null as null | (() => Promise<DocumentResource>),
@@ -31,7 +32,14 @@ vi.mock('../../src/canvas/placement-stage', () => ({
       {props.boxes.map((box) => (
         <span key={box.emailAddress}>
           <button type="button" onClick={() => props.onBoxClick(box.emailAddress)}>
-            {`stub box ${box.number} ${box.name}${box.isSigned ? ' signed' : ''} at ${box.left},${box.top}`}
+            {`stub box ${box.number} ${box.name}${box.isSigned ? ' signed' : ''} at ${box.left},${box.top}` +
+              (box.isOverlapping ? ' overlapping' : '')}
+          </button>
+          <button type="button" onClick={() => props.onDragStart(box.emailAddress)}>
+            {`stub: pick up ${box.number}`}
+          </button>
+          <button type="button" onClick={() => props.onDrop(box.emailAddress, 0.25, 0.35)}>
+            {`stub: put down ${box.number} at 0.25,0.35`}
           </button>
           <button
             type="button"
@@ -46,6 +54,9 @@ vi.mock('../../src/canvas/placement-stage', () => ({
       ))}
       <button type="button" onClick={() => props.onImageError()}>
         stub: image fails
+      </button>
+      <button type="button" onClick={() => props.onPageMeasured(1)}>
+        stub: the page is square
       </button>
     </div>
   ),
@@ -81,6 +92,17 @@ Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true
 afterEach(() => {
   documents.next = null;
 });
+
+/**
+ * The open dialog with this title. Found by its title rather than its accessible name: Fluent's focus
+ * manager may hide the dialog (aria-hidden) for a moment in jsdom, and a hidden dialog has no name, so
+ * findOpenDialog(name) would never see it to give it back its focus.
+ */
+async function findDialog(title: string): Promise<HTMLElement> {
+  const dialog = await findOpenDialog();
+  expect(document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent).toBe(title);
+  return dialog;
+}
 
 function renderEditor({
   signatories = [ADA, BOB, CAROL],
@@ -136,8 +158,9 @@ describe('SignaturePlacementPage', () => {
     expect(within(list).getByText('Signed: cannot be changed')).toBeTruthy();
     expect(within(list).queryByRole('button', { name: /Remove the signature/ })).toBeNull();
 
-    await userEvent.click(screen.getByRole('button', { name: 'stub: click the page' }));
-    const dialog = await findOpenDialog('Add a signature');
+    // The canvas is lazy: it may come after the list.
+    await userEvent.click(await screen.findByRole('button', { name: 'stub: click the page' }));
+    const dialog = await findDialog('Add a signature');
     expect(within(dialog).getAllByRole('radio')).toHaveLength(2);
     expect(within(dialog).queryByText(/Carol Shaw/)).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -155,7 +178,7 @@ describe('SignaturePlacementPage', () => {
   it('edits a placed box: the signatory changes, or the box is removed; a drop is clamped', async () => {
     renderEditor({ placements: [{ emailAddress: ADA.emailAddress, pageNumber: 1, left: 0.1, top: 0.2 }] });
     await userEvent.click(await screen.findByRole('button', { name: /stub box 1 Ada Lovelace/ }));
-    let dialog = await findOpenDialog('Edit the signature');
+    let dialog = await findDialog('Edit the signature');
     await userEvent.click(within(dialog).getByRole('radio', { name: /Bob Builder/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('button', { name: 'stub box 2 Bob Builder at 0.1,0.2' })).toBeTruthy();
@@ -164,7 +187,7 @@ describe('SignaturePlacementPage', () => {
     expect(await screen.findByRole('button', { name: 'stub box 2 Bob Builder at 0.72,0.85' })).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: /stub box 2 Bob Builder/ }));
-    dialog = await findOpenDialog('Edit the signature');
+    dialog = await findDialog('Edit the signature');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: /stub box 2/ })).toBeNull());
     expect(screen.getByText(/No signature is placed yet/)).toBeTruthy();
@@ -205,11 +228,117 @@ describe('SignaturePlacementPage', () => {
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     expect(screen.queryByRole('complementary')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Signatures (1)' }));
-    const dialog = await findOpenDialog('Signatures');
+    const dialog = await findDialog('Signatures');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show page 2' }));
     await waitFor(() => expect(screen.getByTestId('stage').dataset.url).toBe('/p/2.png'));
     expect(screen.getByText('Page 2 of 2')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Previous page' }));
     await waitFor(() => expect(screen.getByTestId('stage').dataset.url).toBe('/p/1.png'));
   });
+});
+
+describe('SignaturePlacementPage: overlapping signatures', () => {
+  const adaBox = { emailAddress: ADA.emailAddress, pageNumber: 1, left: 0.1, top: 0.3 };
+  const stubBoxes = () =>
+    screen.getAllByRole('button', { name: /^stub box/ }).map((button) => button.textContent);
+
+  it('marks both boxes, names them with their page, and saves only once one has moved off', async () => {
+    const { onSave } = renderEditor({
+      placements: [adaBox, { emailAddress: BOB.emailAddress, pageNumber: 1, left: 0.6, top: 0.7 }],
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'stub: pick up 2' }));
+    await userEvent.click(screen.getByRole('button', { name: 'stub: put down 2 at 0.25,0.35' }));
+
+    // Nothing is undone: Bob's box stays where it was dropped, and both are marked.
+    await screen.findByRole('button', { name: /stub box 2 Bob Builder at 0.25,0.35/ });
+    expect(stubBoxes()).toEqual([
+      'stub box 1 Ada Lovelace at 0.1,0.3 overlapping',
+      'stub box 2 Bob Builder at 0.25,0.35 overlapping',
+    ]);
+    const list = screen.getByRole('list', { name: 'Signatures' });
+    expect(
+      within(list)
+        .getAllByText(/^Overlaps/)
+        .map((mark) => mark.textContent),
+    ).toEqual(['Overlaps Bob Builder', 'Overlaps Ada Lovelace']);
+
+    // Save says why it does nothing: the message naming both, with their page.
+    const save = screen.getByRole('button', { name: 'Save the signatures' });
+    expect(isDisabled(save)).toBe(true);
+    const message = document.getElementById(save.getAttribute('aria-describedby') ?? '');
+    expect(message?.textContent).toBe(
+      'Some signatures overlap. Move one of each pair to save.' +
+        'Page 1: the signatures of Ada Lovelace and Bob Builder overlap.',
+    );
+    await userEvent.click(save);
+    expect(onSave).not.toHaveBeenCalled();
+
+    // Three Shift+Right steps take Bob's box clear of Ada's (its left edge at 0.40, hers ends at 0.38).
+    await userEvent.click(screen.getByRole('button', { name: 'Move the signature 2: Bob Builder' }));
+    await userEvent.keyboard('{Shift>}{ArrowRight}{ArrowRight}{ArrowRight}{/Shift}');
+    await screen.findByRole('button', { name: /stub box 2 Bob Builder at 0.4,0.35/ });
+    expect(stubBoxes()).toEqual(['stub box 1 Ada Lovelace at 0.1,0.3', 'stub box 2 Bob Builder at 0.4,0.35']);
+    expect(screen.queryByText(/the signatures of .* overlap/)).toBeNull();
+    expect(within(list).queryByText(/^Overlaps/)).toBeNull();
+    expect(isDisabled(save)).toBe(false);
+    expect(save.hasAttribute('aria-describedby')).toBe(false);
+    await userEvent.click(save);
+    await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
+    expect(onSave.mock.calls[0]?.[0]).toEqual([
+      adaBox,
+      { emailAddress: BOB.emailAddress, pageNumber: 1, left: 0.4, top: 0.35 },
+    ]);
+  });
+
+  it('judges the boxes by the page’s shape once its image has loaded', async () => {
+    renderEditor({
+      placements: [adaBox, { emailAddress: BOB.emailAddress, pageNumber: 1, left: 0.1, top: 0.42 }],
+    });
+    // On an A4 page a box is 10.6 % of the height: 0.30 and 0.42 are apart; on a square page, 15 %.
+    const square = await screen.findByRole('button', { name: 'stub: the page is square' });
+    expect(screen.queryByText(/the signatures of .* overlap/)).toBeNull();
+    await userEvent.click(square);
+    await screen.findByText('Page 1: the signatures of Ada Lovelace and Bob Builder overlap.');
+    expect(stubBoxes()).toEqual([
+      'stub box 1 Ada Lovelace at 0.1,0.3 overlapping',
+      'stub box 2 Bob Builder at 0.1,0.42 overlapping',
+    ]);
+  });
+});
+
+describe('SignaturePlacementPage: a page taller than the window', () => {
+  for (const width of [375, 800, 1280]) {
+    it(`keeps the toolbar and the pager stuck to the scrolling area at ${width} px, letting go during a drag`, async () => {
+      renderEditor({
+        width,
+        placements: [{ emailAddress: ADA.emailAddress, pageNumber: 1, left: 0.1, top: 0.3 }],
+      });
+      await screen.findByTestId('stage');
+      const toolbar = screen.getByRole('button', { name: 'Save the signatures' }).parentElement;
+      const pager = screen.getByRole('button', { name: 'Next page' }).closest('[data-placement-bar]');
+      if (!toolbar || !(pager instanceof HTMLElement)) throw new Error('no toolbar or pager');
+      const stuck = (element: HTMLElement) => {
+        const style = getComputedStyle(element);
+        return { position: style.position, top: style.top, bottom: style.bottom };
+      };
+      expect(stuck(toolbar)).toMatchObject({
+        position: 'sticky',
+        top: expect.stringMatching(/^calc\(-1 \*/),
+      });
+      expect(stuck(pager)).toMatchObject({
+        position: 'sticky',
+        bottom: expect.stringMatching(/^calc\(-1 \*/),
+      });
+      // Opaque and above the canvas, so the page scrolls under them rather than through them.
+      expect(getComputedStyle(toolbar).backgroundColor).not.toBe('');
+      expect(Number(getComputedStyle(toolbar).zIndex)).toBeGreaterThan(0);
+
+      await userEvent.click(screen.getByRole('button', { name: 'stub: pick up 1' }));
+      await waitFor(() => expect(stuck(toolbar).position).toBe('static'));
+      expect(stuck(pager).position).toBe('static');
+      await userEvent.click(screen.getByRole('button', { name: 'stub: put down 1 at 0.25,0.35' }));
+      await waitFor(() => expect(stuck(toolbar).position).toBe('sticky'));
+      expect(stuck(pager).position).toBe('sticky');
+    });
+  }
 });

@@ -6,7 +6,6 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { languageMachine } from '../../machines/language.machine';
 import { settingsMachine, type Settings } from '../../machines/settings.machine';
 import {
   DARK_SCHEME_QUERY,
@@ -58,9 +57,6 @@ function settingsLogic(save = vi.fn(async (settings: Settings) => settings)) {
   });
 }
 
-// The language field's actor; these tests never choose a language.
-const languageLogic = languageMachine.provide({ actors: { saveLocale: fromPromise(async () => {}) } });
-
 /** What the page around the app shows: the scheme for native controls and the background. */
 function pageTheme() {
   const style = document.documentElement.style;
@@ -81,7 +77,7 @@ function fluentBackground(): string | undefined {
 describe('the theme follows the system', () => {
   it('is dark on a dark system with no choice made, and follows a change of the system live', async () => {
     const system = systemIs('dark');
-    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'System' })).toHaveProperty('checked', true);
     // The dark theme's tokens load on demand (the app's start waits for them on a dark page).
     await waitFor(() => expect(pageTheme()).toEqual(DARK_PAGE));
@@ -99,7 +95,7 @@ describe('the theme follows the system', () => {
   it('treats an unknown stored value as System and leaves it as it is', async () => {
     window.localStorage.setItem('theme', 'sepia');
     const system = systemIs('light');
-    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'System' })).toHaveProperty('checked', true);
     expect(pageTheme()).toEqual(LIGHT_PAGE);
     act(() => system.switchTo(true));
@@ -110,7 +106,7 @@ describe('the theme follows the system', () => {
   it('keeps a stored choice whatever the system says', async () => {
     window.localStorage.setItem('theme', 'light');
     const system = systemIs('dark');
-    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
     expect(await screen.findByRole('radio', { name: 'Light' })).toHaveProperty('checked', true);
     expect(pageTheme()).toEqual(LIGHT_PAGE);
     act(() => system.switchTo(false));
@@ -124,7 +120,7 @@ describe('the switch in settings', () => {
     const user = userEvent.setup();
     systemIs('light');
     const save = vi.fn(async (settings: Settings) => settings);
-    renderView(<SettingsPage logic={settingsLogic(save)} languageLogic={languageLogic} />, {
+    renderView(<SettingsPage logic={settingsLogic(save)} />, {
       path: '/settings',
     });
     const group = await screen.findByRole('radiogroup', { name: 'Appearance' });
@@ -157,7 +153,7 @@ describe('the switch in settings', () => {
 
   it('follows a choice made in another tab of this device', async () => {
     systemIs('light');
-    renderView(<SettingsPage logic={settingsLogic()} languageLogic={languageLogic} />, { path: '/settings' });
+    renderView(<SettingsPage logic={settingsLogic()} />, { path: '/settings' });
     await screen.findByRole('radiogroup', { name: 'Appearance' });
     act(() => {
       window.localStorage.setItem('theme', 'dark');

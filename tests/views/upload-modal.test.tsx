@@ -59,15 +59,38 @@ function renderModal({
 }
 
 describe('upload modal', () => {
-  it('refuses a file that is not a PDF before any call', async () => {
+  it('refuses a file that is not a PDF before any call, naming it', async () => {
     const { requestUpload } = renderModal();
     const user = userEvent.setup({ applyAccept: false });
 
     await user.upload(screen.getByLabelText('Choose a PDF'), text('notes.txt'));
 
-    expect(within(screen.getByRole('alert')).getByText('Only PDF files can be uploaded.')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'notes.txt is not a PDF file. Save it as a PDF, then upload the PDF.',
+    );
     expect(requestUpload).not.toHaveBeenCalled();
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('refuses an empty PDF before any call, naming it, and takes another file', async () => {
+    const { requestUpload } = renderModal();
+    const user = userEvent.setup();
+
+    await user.upload(
+      screen.getByLabelText('Choose a PDF'),
+      new File([], 'blank.pdf', { type: 'application/pdf' }),
+    );
+
+    expect(screen.getByRole('alert').textContent).toBe(
+      'blank.pdf is empty (0 bytes). Check that it was saved or downloaded completely, then choose it again.',
+    );
+    expect(requestUpload).not.toHaveBeenCalled();
+
+    await user.upload(screen.getByLabelText('Choose a PDF'), pdf('contract.pdf'));
+
+    expect((await screen.findByRole('progressbar')).getAttribute('aria-valuenow')).toBe('42');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requestUpload).toHaveBeenCalledTimes(1);
   });
 
   it('refuses two files dropped at once before any call', async () => {
@@ -104,7 +127,9 @@ describe('upload modal', () => {
     await user.upload(screen.getByLabelText('Choose a PDF'), pdfOfSize('scan.pdf', 60 * 1024 * 1024));
 
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('This file is larger than 50 MB. Upload a smaller PDF.')).toBeTruthy();
+    expect(alert.textContent).toBe(
+      'scan.pdf is larger than 50 MB. Compress it or split it into smaller PDFs, then upload those.',
+    );
     expect(sendToStorage).not.toHaveBeenCalled();
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
@@ -117,6 +142,61 @@ describe('upload modal', () => {
     expect(await screen.findByRole('progressbar')).toBeTruthy();
     expect(requestUpload).toHaveBeenCalledTimes(2);
     expect(sendToStorage.mock.calls.map(([input]) => input.file.name)).toEqual(['smaller.pdf']);
+  });
+
+  it.each([
+    [
+      'not_a_pdf',
+      'contract.pdf is not a valid PDF, or it is damaged. Open it to check, save it as a PDF again, then upload the new file.',
+    ],
+    [
+      'encrypted_pdf',
+      'contract.pdf is protected by a password, and protected PDFs cannot be signed. Save a copy without the password, then upload that copy.',
+    ],
+    [
+      'empty_file',
+      'contract.pdf is empty (0 bytes). Check that it was saved or downloaded completely, then choose it again.',
+    ],
+    [
+      'too_many_pages',
+      'contract.pdf has too many pages. Split it into smaller PDFs and upload them one at a time.',
+    ],
+  ])(
+    'says why the server refused the stored file (%s), naming it, and offers another file',
+    async (code, message) => {
+      const { requestUpload, sendToStorage, createDocument } = renderModal();
+      sendToStorage.mockImplementationOnce((_input, sendBack) => sendBack({ type: 'upload.stored' }));
+      createDocument.mockRejectedValueOnce({ code, status: 422 });
+      const user = userEvent.setup();
+
+      await user.upload(screen.getByLabelText('Choose a PDF'), pdf('contract.pdf'));
+
+      expect((await screen.findByRole('alert')).textContent).toBe(message);
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Choose another file' }));
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByLabelText('Choose a PDF').getAttribute('type')).toBe('file');
+      expect(requestUpload).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it('says that the file is empty when the store refuses it as too small', async () => {
+    const { sendToStorage, createDocument } = renderModal();
+    const refusal =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>EntityTooSmall</Code>' +
+      '<Message>Your proposed upload is smaller than the minimum allowed size.</Message></Error>';
+    sendToStorage.mockImplementationOnce((_input, sendBack) =>
+      sendBack({ type: 'upload.failed', code: storageFailureCode(refusal) }),
+    );
+    const user = userEvent.setup();
+
+    await user.upload(screen.getByLabelText('Choose a PDF'), pdf('contract.pdf'));
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'contract.pdf is empty (0 bytes). Check that it was saved or downloaded completely, then choose it again.',
+    );
+    expect(screen.getByRole('button', { name: 'Choose another file' }).tagName).toBe('BUTTON');
+    expect(createDocument).not.toHaveBeenCalled();
   });
 
   it('keeps "Try again" for a failure that the same file can get past', async () => {
@@ -173,10 +253,18 @@ describe('storageFailureCode', () => {
     expect(storageFailureCode(xml)).toBe('file_too_large');
   });
 
+  it('reads an S3 EntityTooSmall refusal as empty_file (the policy starts at 1 byte)', () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>EntityTooSmall</Code>' +
+      '<Message>Your proposed upload is smaller than the minimum allowed size.</Message></Error>';
+    expect(storageFailureCode(xml)).toBe('empty_file');
+  });
+
   it.each([
     ['another S3 error', '<Error><Code>AccessDenied</Code></Error>'],
     ['an empty answer', ''],
     ['a message that only mentions the code', '<Error><Message>EntityTooLarge</Message></Error>'],
+    ['a code that is an Object property', '<Error><Code>constructor</Code></Error>'],
   ])('reads %s as a storage failure', (_, body) => {
     expect(storageFailureCode(body)).toBe('storage');
   });

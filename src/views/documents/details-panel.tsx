@@ -25,7 +25,7 @@ import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import { Link } from 'wouter';
 import type { Participant, documentDetailsMachine } from '../../../machines/document-details.machine';
-import { rowActionsOf } from '../../../machines/document-actions-rules';
+import { flowLinksOf, rowActionsOf } from '../../../machines/document-actions-rules';
 import type { DocumentResource } from '../../../machines/types';
 import { actorOptions } from '../../app/inspect';
 import { auditTrailDownloadLogic } from '../../app/compose-audit-trail';
@@ -198,25 +198,19 @@ function FlowActions({ document, variant }: { document: DocumentResource; varian
   const modal = useContext(ModalContext);
   const { attributes } = document;
   const canCancel = modal !== null && rowActionsOf(attributes).includes('cancelSignFlow');
-  if (
-    !attributes.currentUserCanSign &&
-    !attributes.currentUserCanCreateSignFlow &&
-    !attributes.currentUserCanEditSignFlow &&
-    !canCancel
-  ) {
-    return null;
-  }
+  const links = flowLinksOf(attributes);
+  if (links.length === 0 && !canCancel) return null;
   const id = encodeURIComponent(document.id);
   return (
     <div className={styles.flowActions}>
-      {attributes.currentUserCanSign && (
+      {links.includes('sign') && (
         <Link href={`/sign/${id}`} asChild>
           <Button as="a" appearance="primary" className={styles.button} icon={<PenSparkle20Regular />}>
             {intl.formatMessage({ id: 'documents.sign.start' })}
           </Button>
         </Link>
       )}
-      {attributes.currentUserCanCreateSignFlow && (
+      {links.includes('startSignFlow') && (
         <Link href={`/signflow/new/${id}`} asChild>
           <Button
             as="a"
@@ -228,7 +222,7 @@ function FlowActions({ document, variant }: { document: DocumentResource; varian
           </Button>
         </Link>
       )}
-      {attributes.currentUserCanEditSignFlow && (
+      {links.includes('editSignFlow') && (
         <Link href={`/signflow/edit/${id}`} asChild>
           <Button as="a" className={styles.button} icon={<Edit20Regular />}>
             {intl.formatMessage({ id: 'signflow.actions.edit' })}

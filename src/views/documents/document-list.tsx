@@ -6,7 +6,9 @@ import { Button, Text, Title2, makeStyles, tokens } from '@fluentui/react-compon
 import { Open20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
+import { addressOfList } from '../../../machines/document-list.machine';
+import { listAddressQuery, parseListAddress } from '../../../machines/list-address';
 import type { DocumentCategory } from '../../../machines/types';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
@@ -156,13 +158,37 @@ function ListDetails({ list }: { list: DocumentListActor }) {
 export type DocumentListProps = {
   logic: DocumentListLogic;
   category: DocumentCategory;
-  selectId?: string | undefined;
+  /** The address's query: page, search, sort and selection (machines/list-address.ts). */
+  query?: string;
 };
 
-export function DocumentList({ logic, category, selectId }: DocumentListProps) {
+// The address says what the list shows, so that back and reload come to the same page, search, sort and
+// selection. The actor owns that state; the address only mirrors it (replaced, not pushed: paging and
+// selecting are not steps to go back through), and a new address from outside (a link, an upload
+// showing its document) is sent to the actor.
+function useListAddress(list: DocumentListActor, query: string): void {
+  const [location, navigate] = useLocation();
+  const shown = useSelector(list, (snapshot) =>
+    snapshot.hasTag('busy') ? null : listAddressQuery(addressOfList(snapshot.context)),
+  );
+  const incoming = listAddressQuery(parseListAddress(query));
+  const written = useRef(incoming);
+  useEffect(() => {
+    if (shown === null || shown === written.current) return;
+    written.current = shown;
+    navigate(`${location}${shown}`, { replace: true });
+  }, [shown, location, navigate]);
+  useEffect(() => {
+    if (incoming === written.current) return;
+    written.current = incoming;
+    list.send({ type: 'address.changed', address: parseListAddress(incoming) });
+  }, [incoming, list]);
+}
+
+export function DocumentList({ logic, category, query = '' }: DocumentListProps) {
   const styles = useStyles();
   const intl = useIntl();
-  const list = useActorRef(logic, actorOptions({ input: { category, ...(selectId ? { selectId } : {}) } }));
+  const list = useActorRef(logic, actorOptions({ input: { category, address: parseListAddress(query) } }));
   const title = intl.formatMessage({ id: TITLES[category] });
   usePageTitle(title);
 
@@ -171,12 +197,7 @@ export function DocumentList({ logic, category, selectId }: DocumentListProps) {
     [list],
   );
 
-  // The actor took the first selectId as input; a later ?selected= (a second upload) asks it to reload.
-  const seenSelectId = useRef(selectId);
-  useEffect(() => {
-    if (selectId && selectId !== seenSelectId.current) list.send({ type: 'list.refresh', selectId });
-    seenSelectId.current = selectId;
-  }, [list, selectId]);
+  useListAddress(list, query);
 
   return (
     <section className={styles.page} aria-labelledby="documents-heading">

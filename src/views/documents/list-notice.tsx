@@ -1,5 +1,6 @@
 // A notice left for the list by another screen (the download route: "only signed documents can be
-// downloaded"). Shown once above the list until dismissed or replaced.
+// downloaded"; the invite route: why the invitation opened nothing). Shown once above the list until
+// dismissed or replaced.
 import { useSyncExternalStore } from 'react';
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Dismiss20Regular } from '@fluentui/react-icons';
@@ -9,6 +10,9 @@ import { dismissNotice, onNotice, readNotice } from '../../services/notices';
 
 const NOTICE_TEXTS: Record<string, MessageId> = {
   download_unavailable: 'documents.notice.download_unavailable',
+  invite_not_found: 'documents.notice.invite_not_found',
+  invite_failed: 'documents.notice.invite_failed',
+  invite_no_document: 'documents.notice.invite_no_document',
 };
 
 const useStyles = makeStyles({

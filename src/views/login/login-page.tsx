@@ -1,7 +1,9 @@
 // The public landing page (spec 001 §2 "Login"): what Paraph is, the link to the server's sign-in
-// page, and a notice explaining why the user is here (session expired, error, no account).
+// page, and a notice explaining why the user is here (session expired, error, no account, the last with a
+// link to the products page).
 import {
   Button,
+  Link,
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
@@ -16,6 +18,7 @@ import { useSearch } from 'wouter';
 import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
 import { signInHref } from '../../services/navigation';
+import { productsUrl } from '../../services/products';
 import { LanguageSelect } from '../language-select';
 
 export type LoginReason = 'timeout' | 'error' | 'no-product';
@@ -90,7 +93,17 @@ export function LoginPage({ reason }: { reason?: string | undefined }) {
           <MessageBar intent={notice.intent} layout="multiline">
             <MessageBarBody>
               <MessageBarTitle>{intl.formatMessage({ id: notice.title })}</MessageBarTitle>
-              {intl.formatMessage({ id: notice.text })}
+              {intl.formatMessage(
+                { id: notice.text },
+                // Only the no-product text has a <link>: the products page (a server setting).
+                {
+                  link: (chunks) => (
+                    <Link inline href={productsUrl()}>
+                      {chunks}
+                    </Link>
+                  ),
+                },
+              )}
             </MessageBarBody>
           </MessageBar>
         )}

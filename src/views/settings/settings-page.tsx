@@ -1,9 +1,9 @@
 // /app/settings (spec 001 §2 "Settings"): the interface language and the default signing location, with
 // Save and Cancel. Everything shown comes from the settings actor; the view only sends what the user
 // does. Each language is named in itself, so a user who cannot read the current one still finds theirs.
-// The language field shows the language on screen (which this device may have chosen, unlike the
-// profile) and a choice there behaves as the sidebar's: it applies at once, stays on this device and is
-// saved to the profile by a language actor, and the form's Save keeps it (docs/decisions.md).
+// The language field starts from the language on screen (which this device may have chosen, unlike the
+// profile); a choice there is part of the form: it applies on Save and Cancel drops it (spec 001 §4).
+// The sidebar's selector still applies at once; the form hears of it (docs/decisions.md).
 import { useEffect, type FormEvent } from 'react';
 import {
   Button,
@@ -19,7 +19,6 @@ import {
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
-import type { languageMachine } from '../../../machines/language.machine';
 import { isLocationTooLong, type settingsMachine } from '../../../machines/settings.machine';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
@@ -29,7 +28,6 @@ import { LanguageSelect } from '../language-select';
 import { ThemeSelect } from './theme-select';
 
 export type SettingsLogic = typeof settingsMachine;
-export type SettingsLanguageLogic = typeof languageMachine;
 type SettingsActor = ActorRefFrom<SettingsLogic>;
 
 const useStyles = makeStyles({
@@ -70,18 +68,9 @@ function LoadFailed({ actor }: { actor: SettingsActor }) {
   );
 }
 
-function SettingsForm({
-  actor,
-  languageLogic,
-}: {
-  actor: SettingsActor;
-  languageLogic: SettingsLanguageLogic;
-}) {
+function SettingsForm({ actor }: { actor: SettingsActor }) {
   const styles = useStyles();
   const intl = useIntl();
-  const language = useActorRef(languageLogic, actorOptions({}));
-  const hasLanguageSaveFailed = useSelector(language, (snapshot) => snapshot.hasTag('error'));
-  const onScreen = useLocaleState().locale;
   const locale = useSelector(actor, (snapshot) => snapshot.context.locale);
   const location = useSelector(actor, (snapshot) => snapshot.context.location);
   const isSaving = useSelector(actor, (snapshot) => snapshot.matches('saving'));
@@ -89,11 +78,6 @@ function SettingsForm({
   const isFailed = useSelector(actor, (snapshot) => snapshot.matches({ editing: 'failed' }));
   const canSave = useSelector(actor, (snapshot) => snapshot.can({ type: 'settings.save' }));
   const isTooLong = isLocationTooLong(location);
-  // What Save sends is the language on screen, however it was chosen (here, in the sidebar, on another
-  // tab's load): never the profile's older one, which would switch the screen back.
-  useEffect(() => {
-    if (locale !== onScreen && !isSaving) actor.send({ type: 'locale.changed', locale: onScreen });
-  }, [actor, locale, onScreen, isSaving]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -104,9 +88,10 @@ function SettingsForm({
     <form className={styles.form} onSubmit={submit} noValidate>
       <LanguageSelect
         label={intl.formatMessage({ id: 'settings.language.label' })}
+        hint={intl.formatMessage({ id: 'settings.language.hint' })}
+        value={locale}
         disabled={isSaving}
-        onChange={(chosen) => language.send({ type: 'language.choose', locale: chosen })}
-        message={hasLanguageSaveFailed ? intl.formatMessage({ id: 'shell.language.error' }) : null}
+        onChange={(chosen) => actor.send({ type: 'locale.changed', locale: chosen })}
       />
       <Field
         label={intl.formatMessage({ id: 'settings.location.label' })}
@@ -139,7 +124,7 @@ function SettingsForm({
           type="submit"
           appearance="primary"
           className={styles.button}
-          disabled={!canSave}
+          disabledFocusable={!canSave}
           icon={isSaving ? <Spinner size="extra-tiny" /> : undefined}
           aria-busy={isSaving}
         >
@@ -147,7 +132,7 @@ function SettingsForm({
         </Button>
         <Button
           className={styles.button}
-          disabled={isSaving}
+          disabledFocusable={isSaving}
           onClick={() => actor.send({ type: 'settings.cancel' })}
         >
           {intl.formatMessage({ id: 'settings.cancel' })}
@@ -157,17 +142,16 @@ function SettingsForm({
   );
 }
 
-export function SettingsPage({
-  logic,
-  languageLogic,
-}: {
-  logic: SettingsLogic;
-  languageLogic: SettingsLanguageLogic;
-}) {
+export function SettingsPage({ logic }: { logic: SettingsLogic }) {
   const styles = useStyles();
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'settings.title' }));
-  const actor = useActorRef(logic, actorOptions({}));
+  const onScreen = useLocaleState().locale;
+  const actor = useActorRef(logic, actorOptions({ input: { shownLocale: onScreen } }));
+  // The sidebar's selector still applies at once: the form hears of it (it follows when untouched).
+  useEffect(() => {
+    if (actor.getSnapshot().status === 'active') actor.send({ type: 'locale.shown', locale: onScreen });
+  }, [actor, onScreen]);
   const phase = useSelector(actor, (snapshot) =>
     snapshot.matches('loading') ? 'loading' : snapshot.matches('loadFailed') ? 'loadFailed' : 'form',
   );
@@ -175,11 +159,7 @@ export function SettingsPage({
   return (
     <div className={styles.page}>
       <Title2 as="h1">{intl.formatMessage({ id: 'settings.title' })}</Title2>
-      {phase === 'loadFailed' ? (
-        <LoadFailed actor={actor} />
-      ) : (
-        <SettingsForm actor={actor} languageLogic={languageLogic} />
-      )}
+      {phase === 'loadFailed' ? <LoadFailed actor={actor} /> : <SettingsForm actor={actor} />}
     </div>
   );
 }

@@ -147,7 +147,7 @@ export function ParticipantLists({ context, send }: { context: SignFlowFormConte
                 className={styles.icon}
                 icon={<ArrowUp20Regular />}
                 aria-label={intl.formatMessage({ id: 'signflow.participant.moveUp' }, { name })}
-                disabled={movedSignatories(context, person.emailAddress, index - 1) === null}
+                disabledFocusable={movedSignatories(context, person.emailAddress, index - 1) === null}
                 onClick={() => move(person.emailAddress, index - 1)}
               />
               <Button
@@ -155,7 +155,7 @@ export function ParticipantLists({ context, send }: { context: SignFlowFormConte
                 className={styles.icon}
                 icon={<ArrowDown20Regular />}
                 aria-label={intl.formatMessage({ id: 'signflow.participant.moveDown' }, { name })}
-                disabled={
+                disabledFocusable={
                   index + 1 >= count || movedSignatories(context, person.emailAddress, index + 1) === null
                 }
                 onClick={() => move(person.emailAddress, index + 1)}

@@ -21,7 +21,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowLeft20Regular, Signature20Regular } from '@fluentui/react-icons';
+import { ArrowLeft20Regular, Signature20Regular, Warning16Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
@@ -35,6 +35,7 @@ import {
   isCommentTooLong,
   minimumProblem,
   submitBlockers,
+  type MinimumProblem,
   type PagePosition,
   type SignatureMode,
   type SubmitBlocker,
@@ -70,6 +71,8 @@ const useStyles = makeStyles({
   minimum: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   // Spec 001 §9: the minimum signatures input is 36 px wide (the box and its padding).
   minimumInput: { width: '36px', minWidth: '36px', minHeight: '40px' },
+  hint: { display: 'inline-flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalXS },
+  hintIcon: { flexShrink: 0, marginTop: '2px', color: tokens.colorStatusWarningForeground1 },
   pageNumber: { width: '96px', minHeight: '40px' },
   after: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   muted: { color: tokens.colorNeutralForeground3 },
@@ -84,8 +87,14 @@ const BLOCKER_TEXTS: Record<SubmitBlocker, MessageId> = {
   noSignatories: 'signflow.blocked.noSignatories',
   placementsMissing: 'signflow.blocked.placementsMissing',
   afterPage: 'signflow.blocked.afterPage',
-  minimum: 'signflow.blocked.minimum',
   commentTooLong: 'signflow.blocked.commentTooLong',
+};
+
+const MINIMUM_HINTS: Record<MinimumProblem, MessageId> = {
+  needsTwoSignatories: 'signflow.minimum.needsTwo',
+  empty: 'signflow.minimum.empty',
+  notANumber: 'signflow.minimum.notANumber',
+  outOfRange: 'signflow.minimum.outOfRange',
 };
 
 export function SignFlowForm({
@@ -224,17 +233,17 @@ export function SignFlowForm({
             disabled={context.isOrdered}
             onChange={(_event, data) => send({ type: 'minimum.changed', text: data.value })}
           />
-        </div>
-        {minimum && (
-          <Caption1 id={`${ids}-minimum`} className={styles.error} role="alert">
-            {minimum === 'needsTwoSignatories'
-              ? intl.formatMessage({ id: 'signflow.minimum.needsTwo' })
-              : intl.formatMessage(
-                  { id: 'signflow.minimum.outOfRange' },
-                  { max: context.signatories.length - 1 },
-                )}
+          {/* A hint, not an error: spec 001 §5 sends an unusable minimum as 0 and the form can still be
+              sent, so it says what will happen. A polite live region, so typing is not interrupted. */}
+          <Caption1 id={`${ids}-minimum`} role="status" className={styles.hint}>
+            {minimum && (
+              <>
+                <Warning16Regular aria-hidden className={styles.hintIcon} />
+                {intl.formatMessage({ id: MINIMUM_HINTS[minimum] }, { max: context.signatories.length - 1 })}
+              </>
+            )}
           </Caption1>
-        )}
+        </div>
       </section>
 
       <section className={styles.section} aria-labelledby={`${ids}-signatures`}>
@@ -263,7 +272,7 @@ export function SignFlowForm({
             </Text>
             {/* While the page images are still being made the editor says so and waits for them. */}
             {context.signatories.length === 0 ? (
-              <Button className={styles.button} icon={<Signature20Regular />} disabled>
+              <Button className={styles.button} icon={<Signature20Regular />} disabledFocusable>
                 {intl.formatMessage({ id: 'signflow.place' })}
               </Button>
             ) : (
@@ -360,7 +369,7 @@ export function SignFlowForm({
           type="submit"
           appearance="primary"
           className={styles.button}
-          disabled={isSaving || blockers.length > 0}
+          disabledFocusable={isSaving || blockers.length > 0}
           aria-describedby={blockers.length > 0 ? reasonsId : undefined}
         >
           {isSaving
@@ -369,7 +378,11 @@ export function SignFlowForm({
                 id: context.mode === 'new' ? 'signflow.new.submit' : 'signflow.edit.submit',
               })}
         </Button>
-        <Button className={styles.button} disabled={isSaving} onClick={() => send({ type: 'form.cancel' })}>
+        <Button
+          className={styles.button}
+          disabledFocusable={isSaving}
+          onClick={() => send({ type: 'form.cancel' })}
+        >
           {intl.formatMessage({ id: 'signflow.cancel' })}
         </Button>
       </div>

@@ -23,13 +23,14 @@ import { ArrowUpload24Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl, type IntlShape } from 'react-intl';
 import type { SelectedFile } from '../../../machines/types';
-import { FILE_TOO_LARGE, type uploadMachine } from '../../../machines/upload.machine';
+import { FILE_REFUSALS, FILE_TOO_LARGE, type uploadMachine } from '../../../machines/upload.machine';
 import { actorOptions } from '../../app/inspect';
 import { useModalActor } from '../../app/modal-context';
 import type { MessageId } from '../../i18n/messages';
 
 export type UploadLogic = typeof uploadMachine;
 
+// Every message of a refused file names it ({name}) and says what to do; the others take no arguments.
 const ERROR_MESSAGES: Record<string, MessageId> = {
   not_pdf: 'documents.upload.rejected.not_pdf',
   one_file_only: 'documents.upload.rejected.one_file_only',
@@ -56,14 +57,16 @@ export function formatSizeLimit(intl: IntlShape, bytes: number): string {
   });
 }
 
-function errorText(intl: IntlShape, code: string | null, maxFileSize: number | null): string {
+type ErrorSubject = { code: string | null; fileName: string; maxFileSize: number | null };
+
+function errorText(intl: IntlShape, { code, fileName, maxFileSize }: ErrorSubject): string {
   if (code === FILE_TOO_LARGE && maxFileSize !== null) {
     return intl.formatMessage(
       { id: 'documents.upload.status.error.file_too_large' },
-      { limit: formatSizeLimit(intl, maxFileSize) },
+      { name: fileName, limit: formatSizeLimit(intl, maxFileSize) },
     );
   }
-  return intl.formatMessage({ id: uploadErrorMessage(code) });
+  return intl.formatMessage({ id: uploadErrorMessage(code) }, { name: fileName });
 }
 
 export function toSelectedFiles(files: FileList | readonly File[] | null): SelectedFile[] {
@@ -115,6 +118,8 @@ const useStyles = makeStyles({
   // The input is hidden, so its focus ring is drawn on the label that stands for it.
   chooseFocused: { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   fileName: { wordBreak: 'break-all' },
+  // A long file name without spaces wraps where it must, the sentence around it between words.
+  message: { overflowWrap: 'anywhere' },
   button: { minHeight: '40px' },
 });
 
@@ -142,8 +147,9 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
   const fileName = useSelector(upload, (snapshot) => snapshot.context.file?.name ?? '');
   const errorCode = useSelector(upload, (snapshot) => snapshot.context.errorCode);
   const maxFileSize = useSelector(upload, (snapshot) => snapshot.context.maxFileSize);
-  // Retrying the same file cannot help when it is too large: the button offers another file instead.
-  const isTooLarge = errorCode === FILE_TOO_LARGE;
+  // Retrying the same file cannot help when the file itself was refused: the button offers another file.
+  const isFileRefused = errorCode !== null && FILE_REFUSALS.has(errorCode);
+  const error = { code: errorCode, fileName, maxFileSize };
 
   const select = (files: FileList | null) =>
     upload.send({ type: 'file.selected', files: toSelectedFiles(files) });
@@ -195,7 +201,7 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
         )}
         {isRejected && (
           <MessageBar intent="error" role="alert">
-            <MessageBarBody>{errorText(intl, errorCode, maxFileSize)}</MessageBarBody>
+            <MessageBarBody className={styles.message}>{errorText(intl, error)}</MessageBarBody>
           </MessageBar>
         )}
         {isUploading && (
@@ -219,7 +225,7 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
         )}
         {isFailed && (
           <MessageBar intent="error" role="alert">
-            <MessageBarBody>{errorText(intl, errorCode, maxFileSize)}</MessageBarBody>
+            <MessageBarBody className={styles.message}>{errorText(intl, error)}</MessageBarBody>
           </MessageBar>
         )}
       </DialogContent>
@@ -231,7 +237,7 @@ function UploadBody({ logic }: { logic: UploadLogic }) {
             onClick={() => upload.send({ type: 'upload.retry' })}
           >
             {intl.formatMessage({
-              id: isTooLarge ? 'documents.upload.chooseAnother' : 'documents.upload.retry',
+              id: isFileRefused ? 'documents.upload.chooseAnother' : 'documents.upload.retry',
             })}
           </Button>
         )}

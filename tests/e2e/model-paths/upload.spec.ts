@@ -26,17 +26,22 @@ const ACCOUNT = 'carol@paraph.test';
 const SLOW_UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 const LARGE_PADDING_BYTES = 2 * 1024 * 1024;
 
-type PathFile = { name: string; type: string };
+type PathFile = { name: string; type: string; size: number };
 
 // The English catalog's words for each error the paths reach (src/i18n/en.json, documents.upload.*).
+// A refusal of the file names it and says what to do.
 const MESSAGES: Record<string, string | RegExp> = {
-  not_pdf: 'Only PDF files can be uploaded.',
+  not_pdf: /^.+ is not a PDF file\. Save it as a PDF, then upload the PDF\.$/,
   one_file_only: 'Upload one file at a time.',
   network: 'The connection was lost. Check your network and try again.',
-  not_a_pdf: 'This file is not a valid PDF.',
+  not_a_pdf: /^.+ is not a valid PDF, or it is damaged\. /,
+  empty_file: /^.+ is empty \(0 bytes\)\. /,
   storage: 'The document could not be uploaded. Please try again.',
-  file_too_large: /^This file is larger than .+\. Upload a smaller PDF\.$/,
+  file_too_large: /^.+ is larger than .+\. Compress it or split it into smaller PDFs, then upload those\.$/,
 };
+
+// The refusals of the file itself, whose retry button offers another file (machines/upload.machine.ts).
+const FILE_REFUSED = new Set(['file_too_large', 'empty_file', 'not_a_pdf', 'encrypted_pdf', 'too_many_pages']);
 
 function messageOf(code: string | null): string | RegExp {
   const message = code === null ? undefined : MESSAGES[code];
@@ -47,9 +52,10 @@ function messageOf(code: string | null): string | RegExp {
 function filesOf(event: PathEvent): PathFile[] {
   const files = event.files;
   if (!Array.isArray(files)) throw new Error(`${event.type} without files`);
-  return files.map((file: { name?: unknown; type?: unknown }) => ({
+  return files.map((file: { name?: unknown; type?: unknown; size?: unknown }) => ({
     name: String(file.name),
     type: String(file.type),
+    size: Number(file.size),
   }));
 }
 
@@ -125,9 +131,11 @@ class UploadAdapter implements Adapter {
       buffer:
         file.type !== 'application/pdf'
           ? Buffer.from('Notes, not a PDF.\n')
-          : refusedByServer
-            ? this.brokenPdf
-            : pdf,
+          : file.size === 0
+            ? Buffer.alloc(0)
+            : refusedByServer
+              ? this.brokenPdf
+              : pdf,
     }));
     const first = payloads[0];
     if (payloads.length === 1 && first) {
@@ -154,6 +162,7 @@ class UploadAdapter implements Adapter {
     }
     if (payloads.length > 1) this.errorCode = 'one_file_only';
     else if (first?.mimeType !== 'application/pdf') this.errorCode = 'not_pdf';
+    else if (first.buffer.length === 0) this.errorCode = 'empty_file';
     else this.errorCode = null;
   }
 
@@ -163,7 +172,7 @@ class UploadAdapter implements Adapter {
     if (event.type === 'xstate.init') return;
     if (event.type === 'file.selected') return this.choose(filesOf(event), modelPath);
     if (event.type === 'upload.retry') {
-      const name = this.errorCode === 'file_too_large' ? 'Choose another file' : 'Try again';
+      const name = FILE_REFUSED.has(this.errorCode ?? '') ? 'Choose another file' : 'Try again';
       await this.dialog.getByRole('button', { name }).click();
       this.errorCode = null;
       return;

@@ -1,11 +1,12 @@
 // The signature list (spec 001 §2): the 360 px sidebar on wide screens, the list dialog on small ones.
 // Each placed signature shows its signatory's number, name, e-mail and page; signed ones cannot be removed.
-import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { Delete20Regular } from '@fluentui/react-icons';
+// One whose box overlaps others is marked, naming them.
+import { Button, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Delete20Regular, Warning16Filled } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { signatoryNumber } from '../../../../machines/signature-placement.machine';
-import { nameOf, type PlacementActor } from './placement-shared';
+import { nameOf, sameOverlaps, selectOverlaps, type PlacementActor } from './placement-shared';
 
 const useStyles = makeStyles({
   list: {
@@ -37,8 +38,15 @@ const useStyles = makeStyles({
     justifyContent: 'center',
     fontWeight: tokens.fontWeightSemibold,
   },
+  overlapping: { border: `2px solid ${tokens.colorPaletteRedBorder2}` },
   text: { display: 'flex', flexDirection: 'column', flex: '1 1 auto', minWidth: 0, overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground3 },
+  warning: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    color: tokens.colorPaletteRedForeground1,
+  },
   button: { minWidth: '40px', minHeight: '40px' },
 });
 
@@ -47,6 +55,7 @@ export function PlacementList({ editor }: { editor: PlacementActor }) {
   const styles = useStyles();
   const signatories = useSelector(editor, (snapshot) => snapshot.context.signatories);
   const placements = useSelector(editor, (snapshot) => snapshot.context.placements);
+  const overlaps = useSelector(editor, selectOverlaps, sameOverlaps);
   if (placements.length === 0) {
     return (
       <Text className={styles.muted}>{intl.formatMessage({ id: 'signflow.signatures.list.empty' })}</Text>
@@ -57,8 +66,20 @@ export function PlacementList({ editor }: { editor: PlacementActor }) {
       {placements.map((placement) => {
         const signatory = signatories.find((person) => person.emailAddress === placement.emailAddress);
         const name = nameOf(signatory, placement.emailAddress);
+        const others = overlaps.flatMap(({ emailAddresses: [first, second] }) =>
+          first === placement.emailAddress ? [second] : second === placement.emailAddress ? [first] : [],
+        );
+        const otherNames = others.map((emailAddress) =>
+          nameOf(
+            signatories.find((person) => person.emailAddress === emailAddress),
+            emailAddress,
+          ),
+        );
         return (
-          <li key={placement.emailAddress} className={styles.item}>
+          <li
+            key={placement.emailAddress}
+            className={mergeClasses(styles.item, others.length > 0 && styles.overlapping)}
+          >
             <span className={styles.number} aria-hidden>
               {signatoryNumber(signatories, placement.emailAddress)}
             </span>
@@ -70,6 +91,15 @@ export function PlacementList({ editor }: { editor: PlacementActor }) {
               {signatory?.hasSigned && (
                 <Text size={200} className={styles.muted}>
                   {intl.formatMessage({ id: 'signflow.signatures.list.signed' })}
+                </Text>
+              )}
+              {otherNames.length > 0 && (
+                <Text size={200} weight="semibold" className={styles.warning}>
+                  <Warning16Filled aria-hidden />
+                  {intl.formatMessage(
+                    { id: 'signflow.signatures.list.overlaps' },
+                    { names: intl.formatList(otherNames, { type: 'conjunction' }) },
+                  )}
                 </Text>
               )}
             </span>

@@ -3,20 +3,36 @@
 // keyboard placement, the 360 px signature list (a dialog on smaller screens) and the dialogs. The
 // signature-placement machine holds the behaviour; the form's actor (the host) receives the placements on
 // save, and is left on back or when there is no signatory.
+// On a page taller than the window the toolbar sticks to the top of the scrolling area and the pager (with
+// the overlap message) to its bottom, at every width; both let go while a box is dragged, so they never
+// hide it, and what takes focus keeps clear of them (scroll margins of their measured heights).
 import {
   Button,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
+  MessageBarTitle,
   Spinner,
   Text,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { ArrowLeft20Regular, ChevronLeft20Regular, ChevronRight20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+} from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
+import { overlappingAddresses } from '../../../../machines/placement-overlap';
 import type { DraftSignatory, Placement } from '../../../../machines/sign-flow-draft';
 import {
   signatoryNumber,
@@ -29,7 +45,7 @@ import { useMediaQuery } from '../../use-media-query';
 import { KeyboardPlacement } from './keyboard-placement';
 import { PlacementDialogs } from './placement-dialogs';
 import { PlacementList } from './placement-list';
-import { nameOf, percent, type PlacementActor } from './placement-shared';
+import { nameOf, percent, selectOverlaps, sameOverlaps, type PlacementActor } from './placement-shared';
 
 const PlacementStage = lazy(() =>
   import('../../../canvas/placement-stage').then((module) => ({ default: module.PlacementStage })),
@@ -39,15 +55,56 @@ const PlacementStage = lazy(() =>
 export const SIDEBAR_WIDTH = 360;
 export const SIDEBAR_QUERY = '(min-width: 1150px)';
 
+// The shell's main area scrolls with this padding (src/views/shell/shell.tsx). A sticky bar is held that far
+// inside the scrolling edge, so the bars reach past it: flush with the edge, and as wide as the area, so
+// nothing shows around them.
+const SHELL_PADDING = tokens.spacingHorizontalXXL;
+const SHELL_PADDING_MOBILE = tokens.spacingHorizontalM;
+const SHELL_MOBILE = '@media (max-width: 767px)';
+const outside = (padding: string) => `calc(-1 * ${padding})`;
+const PHONE = '@media (max-width: 599px)';
+const TOP_BAR_VAR = '--placement-top-bar';
+const BOTTOM_BAR_VAR = '--placement-bottom-bar';
+
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
+  root: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalM,
+    minWidth: 0,
+  },
+  // What scrolls under the bars: the browser brings a control that takes focus into view clear of them.
+  // Not the bars' own controls: stuck, they would be scrolled for at every focus.
+  clearOfBars: {
+    '& button, & input, & select, & textarea, & a[href], & [tabindex]': {
+      scrollMarginTop: `calc(var(${TOP_BAR_VAR}, 0px) + ${tokens.spacingVerticalS})`,
+      scrollMarginBottom: `calc(var(${BOTTOM_BAR_VAR}, 0px) + ${tokens.spacingVerticalS})`,
+    },
+  },
+  keyboard: { alignSelf: 'stretch' },
   toolbar: {
+    position: 'sticky',
+    top: outside(SHELL_PADDING),
+    zIndex: 2,
     display: 'flex',
     alignItems: 'center',
     gap: tokens.spacingHorizontalS,
     flexWrap: 'wrap',
+    marginLeft: outside(SHELL_PADDING),
+    marginRight: outside(SHELL_PADDING),
+    padding: `${tokens.spacingVerticalS} ${SHELL_PADDING}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+    [SHELL_MOBILE]: {
+      top: outside(SHELL_PADDING_MOBILE),
+      marginLeft: outside(SHELL_PADDING_MOBILE),
+      marginRight: outside(SHELL_PADDING_MOBILE),
+      padding: `${tokens.spacingVerticalS} ${SHELL_PADDING_MOBILE}`,
+    },
   },
-  title: { flex: '1 1 auto', minWidth: '160px' },
+  spacer: { flex: '1 1 auto' },
+  // While a box is dragged: the bars stay where they are in the flow, so nothing moves, but stop covering.
+  letGo: { position: 'static' },
   body: { display: 'flex', gap: tokens.spacingHorizontalL, alignItems: 'flex-start', minWidth: 0 },
   editor: {
     flex: '1 1 auto',
@@ -58,6 +115,24 @@ const useStyles = makeStyles({
     gap: tokens.spacingVerticalM,
   },
   page: { width: '100%', maxWidth: '900px', boxShadow: tokens.shadow4, lineHeight: 0 },
+  bottomBar: {
+    position: 'sticky',
+    bottom: outside(SHELL_PADDING),
+    zIndex: 2,
+    alignSelf: 'stretch',
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalS,
+    backgroundColor: tokens.colorNeutralBackground1,
+    [SHELL_MOBILE]: { bottom: outside(SHELL_PADDING_MOBILE) },
+  },
+  bottomBarFilled: {
+    padding: `${tokens.spacingVerticalS} 0`,
+    borderTop: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
+  overlaps: { alignSelf: 'stretch' },
+  overlapList: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
   pager: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM },
   aside: {
     flex: `0 0 ${SIDEBAR_WIDTH}px`,
@@ -68,6 +143,18 @@ const useStyles = makeStyles({
     gap: tokens.spacingVerticalS,
   },
   button: { minHeight: '40px', minWidth: '40px' },
+  // On a phone the toolbar keeps to one row: Back shows its arrow only, and keeps its name.
+  backButton: { [PHONE]: { minWidth: '40px', paddingLeft: '8px', paddingRight: '8px' } },
+  backLabel: {
+    [PHONE]: {
+      position: 'absolute',
+      width: '1px',
+      height: '1px',
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
+  },
   visuallyHidden: {
     position: 'absolute',
     width: '1px',
@@ -104,6 +191,22 @@ function announcementText(
   );
 }
 
+/** An element's height, followed as it changes (a bar that wraps, a message that appears). */
+function useHeight(): [(element: HTMLElement | null) => void, number] {
+  const [height, setHeight] = useState(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((element: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element) return;
+    setHeight(element.offsetHeight);
+    if (typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(() => setHeight(element.offsetHeight));
+    observer.current.observe(element);
+  }, []);
+  return [ref, height];
+}
+
 /** The width the page may use, followed as the window or the layout changes. */
 function useAvailableWidth(): [(element: HTMLDivElement | null) => void, number] {
   const [width, setWidth] = useState(0);
@@ -122,7 +225,53 @@ function useAvailableWidth(): [(element: HTMLDivElement | null) => void, number]
   return [ref, width];
 }
 
-function PageArea({ editor }: { editor: PlacementActor }) {
+/** Which boxes overlap, page by page: both boxes of each pair are named. */
+function OverlapMessage({ editor, id }: { editor: PlacementActor; id: string }) {
+  const intl = useIntl();
+  const styles = useStyles();
+  const signatories = useSelector(editor, (snapshot) => snapshot.context.signatories);
+  const overlaps = useSelector(editor, selectOverlaps, sameOverlaps);
+  const nameOfAddress = (emailAddress: string) =>
+    nameOf(
+      signatories.find((person) => person.emailAddress === emailAddress),
+      emailAddress,
+    );
+  // A MessageBar is read out when it mounts: keyed by the pairs, it is read again whenever they change.
+  const pairs = overlaps.map(({ pageNumber, emailAddresses }) => `${pageNumber} ${emailAddresses.join(' ')}`);
+  return (
+    <div id={id} className={styles.overlaps}>
+      {overlaps.length > 0 && (
+        <MessageBar key={pairs.join('|')} intent="warning" politeness="polite" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>
+              {intl.formatMessage({ id: 'signflow.signatures.overlap.title' })}
+            </MessageBarTitle>
+            <ul className={styles.overlapList}>
+              {overlaps.map(({ pageNumber, emailAddresses: [first, second] }) => (
+                <li key={`${first} ${second}`}>
+                  {intl.formatMessage(
+                    { id: 'signflow.signatures.overlap.pair' },
+                    { page: pageNumber, first: nameOfAddress(first), second: nameOfAddress(second) },
+                  )}
+                </li>
+              ))}
+            </ul>
+          </MessageBarBody>
+        </MessageBar>
+      )}
+    </div>
+  );
+}
+
+function PageArea({
+  editor,
+  overlapMessageId,
+  bottomBarRef,
+}: {
+  editor: PlacementActor;
+  overlapMessageId: string;
+  bottomBarRef: (element: HTMLElement | null) => void;
+}) {
   const intl = useIntl();
   const styles = useStyles();
   const [pageRef, width] = useAvailableWidth();
@@ -131,23 +280,25 @@ function PageArea({ editor }: { editor: PlacementActor }) {
   const signatories = useSelector(editor, (snapshot) => snapshot.context.signatories);
   const placements = useSelector(editor, (snapshot) => snapshot.context.placements);
   const selectedEmail = useSelector(editor, (snapshot) => snapshot.context.selectedEmail);
-  const boxes = useMemo(
-    () =>
-      placements
-        .filter((placement) => placement.pageNumber === pageNumber)
-        .map((placement) => {
-          const signatory = signatories.find((person) => person.emailAddress === placement.emailAddress);
-          return {
-            emailAddress: placement.emailAddress,
-            number: signatoryNumber(signatories, placement.emailAddress),
-            name: nameOf(signatory, placement.emailAddress),
-            left: placement.left,
-            top: placement.top,
-            isSigned: signatory?.hasSigned ?? false,
-          };
-        }),
-    [placements, pageNumber, signatories],
-  );
+  const overlaps = useSelector(editor, selectOverlaps, sameOverlaps);
+  const isDragging = useSelector(editor, (snapshot) => snapshot.matches({ ready: 'dragging' }));
+  const boxes = useMemo(() => {
+    const overlapping = overlappingAddresses(overlaps);
+    return placements
+      .filter((placement) => placement.pageNumber === pageNumber)
+      .map((placement) => {
+        const signatory = signatories.find((person) => person.emailAddress === placement.emailAddress);
+        return {
+          emailAddress: placement.emailAddress,
+          number: signatoryNumber(signatories, placement.emailAddress),
+          name: nameOf(signatory, placement.emailAddress),
+          left: placement.left,
+          top: placement.top,
+          isSigned: signatory?.hasSigned ?? false,
+          isOverlapping: overlapping.has(placement.emailAddress),
+        };
+      });
+  }, [placements, pageNumber, signatories, overlaps]);
   const onPageClick = useCallback(
     (left: number, top: number) => editor.send({ type: 'page.clicked', left, top }),
     [editor],
@@ -166,7 +317,12 @@ function PageArea({ editor }: { editor: PlacementActor }) {
     [editor],
   );
   const onImageError = useCallback(() => editor.send({ type: 'image.failed' }), [editor]);
+  const onPageMeasured = useCallback(
+    (ratio: number) => editor.send({ type: 'page.measured', pageNumber, ratio }),
+    [editor, pageNumber],
+  );
   const url = pageUrls[pageNumber - 1];
+  const hasPager = pageUrls.length > 1;
   return (
     <>
       <div
@@ -189,32 +345,49 @@ function PageArea({ editor }: { editor: PlacementActor }) {
               onDragStart={onDragStart}
               onDrop={onDrop}
               onImageError={onImageError}
+              onPageMeasured={onPageMeasured}
             />
           </Suspense>
         )}
       </div>
-      {pageUrls.length > 1 && (
-        <div className={styles.pager}>
-          <Button
-            className={styles.button}
-            icon={<ChevronLeft20Regular />}
-            aria-label={intl.formatMessage({ id: 'document.viewer.prev' })}
-            disabled={pageNumber <= 1}
-            onClick={() => editor.send({ type: 'page.previous' })}
-          />
-          <Text aria-live="polite">
-            {intl.formatMessage({ id: 'document.viewer.page' }, { page: pageNumber, total: pageUrls.length })}
-          </Text>
-          <Button
-            className={styles.button}
-            icon={<ChevronRight20Regular />}
-            aria-label={intl.formatMessage({ id: 'document.viewer.next' })}
-            disabled={pageNumber >= pageUrls.length}
-            onClick={() => editor.send({ type: 'page.next' })}
-          />
-        </div>
-      )}
-      <KeyboardPlacement editor={editor} />
+      <div
+        ref={bottomBarRef}
+        data-placement-bar="bottom"
+        className={mergeClasses(
+          styles.bottomBar,
+          (hasPager || overlaps.length > 0) && styles.bottomBarFilled,
+          isDragging && styles.letGo,
+        )}
+      >
+        <OverlapMessage editor={editor} id={overlapMessageId} />
+        {hasPager && (
+          <div className={styles.pager}>
+            <Button
+              className={styles.button}
+              icon={<ChevronLeft20Regular />}
+              aria-label={intl.formatMessage({ id: 'document.viewer.prev' })}
+              disabledFocusable={pageNumber <= 1}
+              onClick={() => editor.send({ type: 'page.previous' })}
+            />
+            <Text aria-live="polite">
+              {intl.formatMessage(
+                { id: 'document.viewer.page' },
+                { page: pageNumber, total: pageUrls.length },
+              )}
+            </Text>
+            <Button
+              className={styles.button}
+              icon={<ChevronRight20Regular />}
+              aria-label={intl.formatMessage({ id: 'document.viewer.next' })}
+              disabledFocusable={pageNumber >= pageUrls.length}
+              onClick={() => editor.send({ type: 'page.next' })}
+            />
+          </div>
+        )}
+      </div>
+      <div className={mergeClasses(styles.keyboard, styles.clearOfBars)}>
+        <KeyboardPlacement editor={editor} />
+      </div>
     </>
   );
 }
@@ -282,34 +455,46 @@ export function SignaturePlacementPage({
     return () => subscription.unsubscribe();
   }, [editor, intl, signatories]);
   const isReady = useSelector(editor, (snapshot) => snapshot.matches('ready'));
+  const isDragging = useSelector(editor, (snapshot) => snapshot.matches({ ready: 'dragging' }));
+  const hasOverlap = useSelector(editor, (snapshot) => selectOverlaps(snapshot).length > 0);
   const count = useSelector(editor, (snapshot) => snapshot.context.placements.length);
+  const overlapMessageId = useId();
+  const [topBarRef, topBarHeight] = useHeight();
+  const [bottomBarRef, bottomBarHeight] = useHeight();
+  const barHeights = {
+    [TOP_BAR_VAR]: `${topBarHeight}px`,
+    [BOTTOM_BAR_VAR]: `${bottomBarHeight}px`,
+  } as CSSProperties;
 
   return (
-    <div className={styles.root}>
-      <div className={styles.toolbar}>
+    <div className={styles.root} style={barHeights}>
+      <Text as="h1" size={500} weight="semibold">
+        {intl.formatMessage({ id: 'signflow.signatures.title' })}
+      </Text>
+      <div ref={topBarRef} className={mergeClasses(styles.toolbar, isDragging && styles.letGo)}>
         <Button
-          className={styles.button}
+          className={mergeClasses(styles.button, styles.backButton)}
           icon={<ArrowLeft20Regular />}
           onClick={() => editor.send({ type: 'editor.back' })}
         >
-          {intl.formatMessage({ id: 'signflow.signatures.back' })}
+          <span className={styles.backLabel}>{intl.formatMessage({ id: 'signflow.signatures.back' })}</span>
         </Button>
-        <Text as="h1" size={500} weight="semibold" className={styles.title}>
-          {intl.formatMessage({ id: 'signflow.signatures.title' })}
-        </Text>
+        <span className={styles.spacer} />
         {!isWide && (
           <Button
             className={styles.button}
-            disabled={!isReady}
+            disabledFocusable={!isReady}
             onClick={() => editor.send({ type: 'list.open' })}
           >
             {intl.formatMessage({ id: 'signflow.signatures.openList' }, { count })}
           </Button>
         )}
+        {/* Still focusable while boxes overlap, so that it can say why it does nothing. */}
         <Button
           className={styles.button}
           appearance="primary"
-          disabled={!isReady}
+          disabledFocusable={!isReady || hasOverlap}
+          aria-describedby={isReady && hasOverlap ? overlapMessageId : undefined}
           onClick={() => editor.send({ type: 'editor.save' })}
         >
           {intl.formatMessage({ id: 'signflow.signatures.save' })}
@@ -318,10 +503,15 @@ export function SignaturePlacementPage({
       <div className={styles.body}>
         <section className={styles.editor}>
           <ImagesNotice editor={editor} />
-          {isReady && <PageArea editor={editor} />}
+          {isReady && (
+            <PageArea editor={editor} overlapMessageId={overlapMessageId} bottomBarRef={bottomBarRef} />
+          )}
         </section>
         {isWide && (
-          <aside className={styles.aside} aria-labelledby="signature-list-title">
+          <aside
+            className={mergeClasses(styles.aside, styles.clearOfBars)}
+            aria-labelledby="signature-list-title"
+          >
             <Text as="h2" id="signature-list-title" size={400} weight="semibold">
               {intl.formatMessage({ id: 'signflow.signatures.list.title' })}
             </Text>

@@ -1,0 +1,50 @@
+// On a phone, where the person is: the document's own details page offers what its flags allow, and
+// nothing of signing once the person archived it; a bad invitation link lands on the list, saying why.
+import { expect, test, type Page } from '@playwright/test';
+import { makePdf } from '../fixtures/pdfs.ts';
+import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
+
+test.use({ viewport: { width: 375, height: 812 } });
+
+async function signedInToken(page: Page, email: string): Promise<string> {
+  await signIn(page, email);
+  const token = await accessToken(page);
+  if (!token) throw new Error('no token after sign-in');
+  return token;
+}
+
+test('on a phone, an archived document offers neither Sign nor Start a sign flow', async ({ page }) => {
+  const token = await signedInToken(page, 'ada@paraph.test');
+  const id = await uploadViaApi(page, token, 'Phone archive check.pdf', await makePdf({ pages: 1 }));
+  const details = page.getByRole('main');
+
+  await page.goto(`${baseUrl()}/app/document/details/${id}`);
+  await expect(details.getByRole('link', { name: 'Start a sign flow' })).toBeVisible();
+
+  const archived = await page.request.patch(`${baseUrl()}/api/documents/${id}/archive`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(archived.status()).toBe(200);
+  await page.reload();
+  await expect(details.getByText('Phone archive check.pdf').first()).toBeVisible();
+  await expect(details.getByRole('link', { name: 'Start a sign flow' })).toHaveCount(0);
+  await expect(details.getByRole('link', { name: 'Sign', exact: true })).toHaveCount(0);
+  await snap(page, 'phone-archived-details');
+});
+
+test('on a phone, a bad invitation link lands on the documents list with a notice saying why', async ({
+  page,
+}) => {
+  await signIn(page, 'bob@paraph.test');
+  for (const inviteId of ['00000000-0000-4000-8000-000000000000', 'not-an-invite']) {
+    await page.goto(`${baseUrl()}/app/signflowmember/invite/${inviteId}`);
+    await expect(page).toHaveURL(/\/app\/documents$/);
+    await expect(
+      page.getByText(
+        'This invitation could not be found. Check that you are signed in with the e-mail address it was sent to, or ask the sender to invite you again.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  }
+  await snap(page, 'phone-bad-invite');
+});
