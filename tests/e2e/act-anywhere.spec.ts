@@ -48,3 +48,31 @@ test('on a phone, a bad invitation link lands on the documents list with a notic
   }
   await snap(page, 'phone-bad-invite');
 });
+
+test('an unchosen radio reads as a choice, not as disabled', async ({ page }) => {
+  await signIn(page, 'bob@paraph.test');
+  await page.goto(`${baseUrl()}/app/settings`);
+  const colorOf = (name: string) =>
+    page
+      .getByRole('radio', { name, exact: true })
+      .evaluate((input) => getComputedStyle(input.parentElement?.querySelector('label') ?? input).color);
+  await expect(page.getByRole('radio', { name: 'System', exact: true })).toBeChecked();
+  expect(await colorOf('Light')).toBe(await colorOf('System'));
+});
+
+test.describe('on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test("the connections' Remove buttons keep clear of their row's borders", async ({ page }) => {
+    await signIn(page, 'bob@paraph.test');
+    await page.goto(`${baseUrl()}/app/connections`);
+    const row = page.getByRole('row', { name: /Ada Lovelace/ });
+    const button = row.getByRole('button', { name: /Remove/ });
+    await expect(button).toBeVisible();
+    const rowBox = await row.boundingBox();
+    const buttonBox = await button.boundingBox();
+    if (!rowBox || !buttonBox) throw new Error('the row and its button must be laid out');
+    expect(buttonBox.y - rowBox.y).toBeGreaterThanOrEqual(4);
+    expect(rowBox.y + rowBox.height - (buttonBox.y + buttonBox.height)).toBeGreaterThanOrEqual(4);
+  });
+});

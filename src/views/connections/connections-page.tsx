@@ -240,7 +240,7 @@ function ConnectionList({ connections, label }: { connections: ConnectionsActor;
             <TableCell className={styles.wrap}>{profile.fullName}</TableCell>
             <TableCell className={styles.wrap}>{profile.emailAddress}</TableCell>
             <TableCell>{lastSeen(profile.lastSeenAt)}</TableCell>
-            <TableCell>
+            <TableCell className={styles.actionsCell}>
               <RemoveButton connections={connections} id={id} name={profile.fullName} />
             </TableCell>
           </TableRow>

@@ -13,6 +13,8 @@ export const useConnectionsStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
   table: { width: '100%', tableLayout: 'fixed' },
   actionsColumn: { width: '140px' },
+  // The buttons are as tall as a row: without room above and below they touch its borders.
+  actionsCell: { paddingTop: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalS },
   wrap: { overflowWrap: 'anywhere' },
   cards: {
     listStyle: 'none',

@@ -110,7 +110,7 @@ function GroupList({ groups, label }: { groups: SignGroupsActor; label: string }
                 {memberNames(group)}
               </Text>
             </TableCell>
-            <TableCell>
+            <TableCell className={styles.actionsCell}>
               <GroupActions groups={groups} group={group} />
             </TableCell>
           </TableRow>

@@ -21,9 +21,6 @@ const useStyles = makeStyles({
   },
   searchField: { flex: '1 1 auto', minWidth: 0 },
   input: { width: '100%', minHeight: '40px' },
-  // The field has its own clear button (a real button, labelled, in every browser); the browser's own
-  // would make two.
-  nativeInput: { '::-webkit-search-cancel-button': { display: 'none' } },
   button: { minHeight: '40px', minWidth: '40px' },
   sort: { flex: '0 1 200px', minWidth: '160px' },
   select: { minHeight: '40px' },
@@ -63,10 +60,14 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
         }}
       >
         <Field label={intl.formatMessage({ id: 'documents.search.label' })} className={styles.searchField}>
+          {/* A text field in the search role: a type="search" field gets the browser's own clear button
+              beside the app's labelled one. Phones still show a search key. */}
           <Input
-            type="search"
+            type="text"
+            role="searchbox"
+            inputMode="search"
+            enterKeyHint="search"
             className={styles.input}
-            input={{ className: styles.nativeInput }}
             value={search}
             placeholder={intl.formatMessage({ id: 'documents.search.placeholder' })}
             onChange={(_event, data) => list.send({ type: 'search.changed', term: data.value })}
