@@ -99,6 +99,16 @@ describe('sign flow form', () => {
     expect(reviewers.getByText('Carol Shaw')).toBeTruthy();
   });
 
+  it('says a sign group whose people are all added already has nobody left to add, not "0 people"', async () => {
+    const { user } = renderForm();
+    await addBySearch(user, 'board');
+    const box = await screen.findByRole('combobox', { name: /Add people/ });
+    await user.type(box, 'board');
+    const group = within(screen.getByRole('listbox')).getByRole('option', { name: /Board/ });
+    expect(group.textContent).toContain('Sign group · everyone in it is already added');
+    expect(group.textContent).not.toContain('0 people');
+  });
+
   it('says why the form cannot be sent, and sends the contract body', async () => {
     const { user, saveSignFlow } = renderForm();
     const submit = await screen.findByRole('button', { name: 'Start the sign flow' });

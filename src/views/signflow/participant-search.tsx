@@ -70,10 +70,13 @@ function useSuggestionText() {
         : suggestion.kind === 'email'
           ? intl.formatMessage({ id: 'signflow.search.email' }, { email: suggestion.label })
           : suggestion.label;
+    // A group offers only the people not added yet: none left means everyone is in already, not "0 people".
     const detail =
-      suggestion.kind === 'group'
-        ? intl.formatMessage({ id: 'signflow.search.group' }, { count: suggestion.people.length })
-        : suggestion.detail;
+      suggestion.kind !== 'group'
+        ? suggestion.detail
+        : suggestion.people.length === 0
+          ? intl.formatMessage({ id: 'signflow.search.groupAllAdded' })
+          : intl.formatMessage({ id: 'signflow.search.group' }, { count: suggestion.people.length });
     const mark =
       suggestion.addedAs === 'reviewer'
         ? intl.formatMessage({ id: 'signflow.search.alreadyReviewer' })
