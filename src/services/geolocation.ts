@@ -5,6 +5,7 @@
 // documents.sign.location.error-fetching; nothing is logged but the code.
 import { fromPromise } from 'xstate';
 import { hasMobileWrapper, postToMobileWrapper } from './mobile-wrapper';
+import { pageSetting } from './page-settings';
 
 /** Nominatim's reverse geocoding; `{lat}` and `{lon}` are replaced by the position. */
 export const DEFAULT_GEOCODER_URL =
@@ -27,7 +28,7 @@ export class LocationError extends Error {
 
 /** The reverse-geocoding URL: the page's meta tag, then VITE_GEOCODER_URL at build time, then Nominatim. */
 export function geocoderUrlTemplate(): string {
-  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${GEOCODER_META_NAME}"]`)?.content;
+  const meta = pageSetting(GEOCODER_META_NAME);
   const built: unknown = import.meta.env.VITE_GEOCODER_URL;
   if (meta) return meta;
   return typeof built === 'string' && built !== '' ? built : DEFAULT_GEOCODER_URL;
@@ -100,7 +101,6 @@ function askWrapper(signal: AbortSignal): Promise<string> {
     }
   });
 }
-
 
 function currentPosition(): Promise<GeolocationPosition> {
   return new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@
 // app's page as meta tags (server/pages/spa.ts), so one build serves any setup; a page without them
 // (the Vite dev server) uses the same defaults as the server.
 import type { Locale } from '../i18n/locale';
+import { pageSetting } from './page-settings';
 
 export const SUPPORT_EMAIL_UK_META_NAME = 'paraph:support-email-uk';
 export const SUPPORT_EMAIL_NL_META_NAME = 'paraph:support-email-nl';
@@ -27,8 +28,7 @@ export function isUkCountry(countryCode: string | null | undefined): boolean {
 }
 
 function metaContent(name: string): string | null {
-  const content = document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.trim();
-  return content && isSupportEmailAddress(content) ? content : null;
+  return pageSetting(name, isSupportEmailAddress);
 }
 
 export function supportEmailAddress(countryCode: string | null | undefined): string {

@@ -2,6 +2,7 @@
 // address is a run-time setting of the server (PARAPH_PRODUCTS_URL), written into the app's page as a
 // meta tag (server/pages/spa.ts) like the support addresses, so one build serves any setup; a page without
 // it (the Vite dev server) uses the server's default.
+import { pageSetting } from './page-settings';
 export const PRODUCTS_URL_META_NAME = 'paraph:products-url';
 export const DEFAULT_PRODUCTS_URL = 'https://paraph.test/products';
 
@@ -16,8 +17,5 @@ export function isProductsUrl(value: string): boolean {
 }
 
 export function productsUrl(): string {
-  const content = document
-    .querySelector<HTMLMetaElement>(`meta[name="${PRODUCTS_URL_META_NAME}"]`)
-    ?.content.trim();
-  return content && isProductsUrl(content) ? content : DEFAULT_PRODUCTS_URL;
+  return pageSetting(PRODUCTS_URL_META_NAME, isProductsUrl) ?? DEFAULT_PRODUCTS_URL;
 }

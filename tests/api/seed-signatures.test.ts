@@ -6,11 +6,17 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmDocumentVersion } from '../../server/documents/signing-confirm.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/seed.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
+import {
+  parsePdfsigReport,
+  signaturePageIndexes,
+  signatureWidgetCount,
+  type PdfsigSignature,
+} from './pdf-signatures.ts';
 import { documentRow, requestSignature, sha256 } from './signing-support.ts';
 
 const run = promisify(execFile);
@@ -27,8 +33,6 @@ type ListedDocument = {
   };
 };
 
-type PdfsigSignature = { isValid: boolean; isTotal: boolean; commonName: string | undefined };
-
 async function pdfsig(t: TestApp, pdf: Buffer): Promise<PdfsigSignature[]> {
   const file = path.join(t.config.dataDir, `check-${sha256(pdf).slice(0, 12)}.pdf`);
   await writeFile(file, pdf);
@@ -39,14 +43,7 @@ async function pdfsig(t: TestApp, pdf: Buffer): Promise<PdfsigSignature[]> {
     // pdfsig exits non-zero for a file without signatures or with one that does not verify.
     report = String((error as { stdout?: unknown }).stdout ?? '');
   }
-  return report
-    .split(/^Signature #\d+:$/m)
-    .slice(1)
-    .map((block) => ({
-      isValid: block.includes('Signature Validation: Signature is Valid.'),
-      isTotal: /^\s*- Total document signed$/m.test(block),
-      commonName: /Signer Certificate Common Name: (.*)$/m.exec(block)?.[1],
-    }));
+  return parsePdfsigReport(report);
 }
 
 async function download(t: TestApp, url: string | null): Promise<Buffer> {
@@ -85,17 +82,7 @@ async function signedNames(t: TestApp, documentId: string): Promise<string[]> {
 }
 
 function signatureWidgetsOnSignaturePages(doc: PDFDocument): number[] {
-  return doc
-    .getPages()
-    .filter((page) => page.node.lookup(PDFName.of('ParaphSignaturePage')) === PDFBool.True)
-    .map((page) => {
-      const annots = page.node.lookup(PDFName.of('Annots'));
-      if (!(annots instanceof PDFArray)) return 0;
-      return annots.asArray().filter((_, index) => {
-        const annot = annots.lookup(index);
-        return annot instanceof PDFDict && annot.lookup(PDFName.of('FT')) === PDFName.of('Sig');
-      }).length;
-    });
+  return signaturePageIndexes(doc).map((index) => signatureWidgetCount(doc, index));
 }
 
 describe('the demo’s signed documents', () => {

@@ -6,11 +6,17 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFArray, PDFBool, PDFDict, PDFDocument, PDFName, degrees } from 'pdf-lib';
+import { PDFDocument, degrees } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalSigner } from '../../server/signing/local-signer.ts';
 import { PresignError, type SignatureRequest, type Signer } from '../../server/signing/signer.ts';
 import { makeDamagedPdf, makeEncryptedPdf, makePdf } from '../fixtures/pdfs.ts';
+import {
+  parsePdfsigReport,
+  signaturePageIndexes,
+  signatureWidgetCount,
+  type PdfsigSignature,
+} from './pdf-signatures.ts';
 
 const run = promisify(execFile);
 
@@ -53,18 +59,9 @@ async function tempFile(name: string, bytes: Uint8Array): Promise<string> {
   return file;
 }
 
-type PdfsigSignature = { isValid: boolean; isTotal: boolean; commonName: string | undefined };
-
 async function pdfsig(pdf: Uint8Array): Promise<PdfsigSignature[]> {
   const { stdout } = await run('pdfsig', [await tempFile('sig.pdf', pdf)]);
-  return stdout
-    .split(/^Signature #\d+:$/m)
-    .slice(1)
-    .map((block) => ({
-      isValid: block.includes('Signature Validation: Signature is Valid.'),
-      isTotal: /^\s*- Total document signed$/m.test(block),
-      commonName: /Signer Certificate Common Name: (.*)$/m.exec(block)?.[1],
-    }));
+  return parsePdfsigReport(stdout);
 }
 
 async function pageCount(pdf: Uint8Array): Promise<number> {
@@ -167,23 +164,6 @@ function inkInBox(raster: Raster, left: number, top: number): { ink: number; blu
     }
   }
   return { ink, blue };
-}
-
-function signaturePageIndexes(doc: PDFDocument): number[] {
-  return doc
-    .getPages()
-    .flatMap((page, index) =>
-      page.node.lookup(PDFName.of('ParaphSignaturePage')) === PDFBool.True ? [index] : [],
-    );
-}
-
-function signatureWidgetCount(doc: PDFDocument, pageIndex: number): number {
-  const annots = doc.getPage(pageIndex).node.lookup(PDFName.of('Annots'));
-  if (!(annots instanceof PDFArray)) return 0;
-  return annots.asArray().filter((_, index) => {
-    const annot = annots.lookup(index);
-    return annot instanceof PDFDict && annot.lookup(PDFName.of('FT')) === PDFName.of('Sig');
-  }).length;
 }
 
 describe('one signer, inline', () => {

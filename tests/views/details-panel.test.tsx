@@ -145,8 +145,10 @@ describe('details panel', () => {
     });
     const { unmount } = renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
     const panel = await screen.findByRole('complementary', { name: 'Document details' });
-    expect(await within(panel).findByRole('link', { name: 'Sign' })).toBeTruthy();
-    expect(within(panel).getByRole('link', { name: 'Start a sign flow' })).toBeTruthy();
+    expect((await within(panel).findByRole('link', { name: 'Sign' })).getAttribute('href')).toBe('/sign/d1');
+    expect(within(panel).getByRole('link', { name: 'Start a sign flow' }).getAttribute('href')).toBe(
+      '/signflow/new/d1',
+    );
     unmount();
 
     renderView(<DetailsPanel logic={logic} selectedIds={['d2']} />);

@@ -261,7 +261,7 @@ describe('documents list', () => {
       const { logic, fetchPage } = listWith(async () => samplePage([OWN, WAITING], 2, 2));
       renderView(<Routed logic={logic} />, { search: 'page=2&selected=d-waiting' });
 
-      expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+      await screen.findByText('Page 2 of 2');
       expect(fetchPage).toHaveBeenCalledTimes(1);
       expect(fetchPage).toHaveBeenCalledWith(expect.objectContaining({ page: 2, url: null }));
       expect(isSelected('Supplier contract.pdf')).toBe(true);

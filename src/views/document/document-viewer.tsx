@@ -56,13 +56,11 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   const images = attributes.publicImagesFileUrls;
   const pdfUrl = attributes.pdfUrl && attributes.pdfUrl !== pdfFailedUrl ? attributes.pdfUrl : null;
   const prefersImages = isMobile || isTouch;
-  const notice =
-    (attributes.unavailablePages?.length ?? 0) > 0 ? (
-      <PagesUnavailable pages={attributes.unavailablePages} />
-    ) : null;
+  const hasUnavailablePages = (attributes.unavailablePages?.length ?? 0) > 0;
+  const notice = <PagesUnavailable pages={attributes.unavailablePages} />;
 
   // A page the server could not draw within its limits would cost the browser as much: images only.
-  if (images.length > 0 && (prefersImages || !pdfUrl || notice !== null)) {
+  if (images.length > 0 && (prefersImages || !pdfUrl || hasUnavailablePages)) {
     return (
       <>
         {notice}

@@ -9,6 +9,7 @@ import { Link, useLocation } from 'wouter';
 import { SessionContext } from '../../app/session';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locale';
 import { quickGuideUrl, supportEmailAddress } from '../../services/help';
+import { VISUALLY_HIDDEN } from '../visually-hidden';
 
 export const FAQ_PATH = '/faq';
 
@@ -22,14 +23,7 @@ const useStyles = makeStyles({
   icon: { flexShrink: 0 },
   // A long address breaks rather than widening the 250 px sidebar.
   address: { minWidth: 0, overflowWrap: 'anywhere' },
-  srOnly: {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  srOnly: VISUALLY_HIDDEN,
 });
 
 /** The interface language as the catalogs are shown in (IntlProvider follows the locale store). */

@@ -27,6 +27,7 @@ import {
   type SignFlowFormContext,
   type SignFlowFormEvent,
 } from '../../../machines/sign-flow-form.machine';
+import { VISUALLY_HIDDEN } from '../visually-hidden';
 
 const useStyles = makeStyles({
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
@@ -54,7 +55,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   actions: { display: 'flex', flexShrink: 0 },
   icon: { minWidth: '40px', minHeight: '40px' },
-  live: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)' },
+  live: VISUALLY_HIDDEN,
 });
 
 type Send = (event: SignFlowFormEvent) => void;

@@ -27,6 +27,7 @@ import { FILE_REFUSALS, FILE_TOO_LARGE, type uploadMachine } from '../../../mach
 import { actorOptions } from '../../app/inspect';
 import { useModalActor } from '../../app/modal-context';
 import type { MessageId } from '../../i18n/messages';
+import { VISUALLY_HIDDEN } from '../visually-hidden';
 
 export type UploadLogic = typeof uploadMachine;
 
@@ -95,14 +96,7 @@ const useStyles = makeStyles({
     ...shorthands.borderColor(tokens.colorBrandStroke1),
     backgroundColor: tokens.colorBrandBackground2,
   },
-  srOnly: {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  srOnly: VISUALLY_HIDDEN,
   choose: {
     display: 'inline-flex',
     alignItems: 'center',

@@ -46,6 +46,7 @@ import { KeyboardPlacement } from './keyboard-placement';
 import { PlacementDialogs } from './placement-dialogs';
 import { PlacementList } from './placement-list';
 import { nameOf, percent, selectOverlaps, sameOverlaps, type PlacementActor } from './placement-shared';
+import { VISUALLY_HIDDEN } from '../../visually-hidden';
 
 const PlacementStage = lazy(() =>
   import('../../../canvas/placement-stage').then((module) => ({ default: module.PlacementStage })),
@@ -145,24 +146,8 @@ const useStyles = makeStyles({
   button: { minHeight: '40px', minWidth: '40px' },
   // On a phone the toolbar keeps to one row: Back shows its arrow only, and keeps its name.
   backButton: { [PHONE]: { minWidth: '40px', paddingLeft: '8px', paddingRight: '8px' } },
-  backLabel: {
-    [PHONE]: {
-      position: 'absolute',
-      width: '1px',
-      height: '1px',
-      overflow: 'hidden',
-      clip: 'rect(0 0 0 0)',
-      whiteSpace: 'nowrap',
-    },
-  },
-  visuallyHidden: {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
-  },
+  backLabel: { [PHONE]: VISUALLY_HIDDEN },
+  visuallyHidden: VISUALLY_HIDDEN,
 });
 
 export type SignaturePlacementPageProps = {
@@ -191,39 +176,31 @@ function announcementText(
   );
 }
 
-/** An element's height, followed as it changes (a bar that wraps, a message that appears). */
-function useHeight(): [(element: HTMLElement | null) => void, number] {
-  const [height, setHeight] = useState(0);
+/** A size of an element, read again whenever it resizes (a bar that wraps, the window, the layout). */
+function useObservedSize(
+  read: (element: HTMLElement, entry?: ResizeObserverEntry) => number,
+): [(element: HTMLElement | null) => void, number] {
+  const [size, setSize] = useState(0);
   const observer = useRef<ResizeObserver | null>(null);
-  const ref = useCallback((element: HTMLElement | null) => {
-    observer.current?.disconnect();
-    observer.current = null;
-    if (!element) return;
-    setHeight(element.offsetHeight);
-    if (typeof ResizeObserver === 'undefined') return;
-    observer.current = new ResizeObserver(() => setHeight(element.offsetHeight));
-    observer.current.observe(element);
-  }, []);
-  return [ref, height];
+  const ref = useCallback(
+    (element: HTMLElement | null) => {
+      observer.current?.disconnect();
+      observer.current = null;
+      if (!element) return;
+      setSize(read(element));
+      if (typeof ResizeObserver === 'undefined') return;
+      observer.current = new ResizeObserver(([entry]) => setSize(read(element, entry)));
+      observer.current.observe(element);
+    },
+    [read],
+  );
+  return [ref, size];
 }
 
-/** The width the page may use, followed as the window or the layout changes. */
-function useAvailableWidth(): [(element: HTMLDivElement | null) => void, number] {
-  const [width, setWidth] = useState(0);
-  const observer = useRef<ResizeObserver | null>(null);
-  const ref = useCallback((element: HTMLDivElement | null) => {
-    observer.current?.disconnect();
-    observer.current = null;
-    if (!element) return;
-    setWidth(element.clientWidth);
-    if (typeof ResizeObserver === 'undefined') return;
-    observer.current = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.floor(entry.contentRect.width));
-    });
-    observer.current.observe(element);
-  }, []);
-  return [ref, width];
-}
+const heightOf = (element: HTMLElement): number => element.offsetHeight;
+// The layout's width at first, then the observed content width in whole pixels.
+const widthOf = (element: HTMLElement, entry?: ResizeObserverEntry): number =>
+  entry ? Math.floor(entry.contentRect.width) : element.clientWidth;
 
 /** Which boxes overlap, page by page: both boxes of each pair are named. */
 function OverlapMessage({ editor, id }: { editor: PlacementActor; id: string }) {
@@ -274,7 +251,7 @@ function PageArea({
 }) {
   const intl = useIntl();
   const styles = useStyles();
-  const [pageRef, width] = useAvailableWidth();
+  const [pageRef, width] = useObservedSize(widthOf);
   const pageUrls = useSelector(editor, (snapshot) => snapshot.context.pageUrls);
   const pageNumber = useSelector(editor, (snapshot) => snapshot.context.pageNumber);
   const signatories = useSelector(editor, (snapshot) => snapshot.context.signatories);
@@ -459,8 +436,8 @@ export function SignaturePlacementPage({
   const hasOverlap = useSelector(editor, (snapshot) => selectOverlaps(snapshot).length > 0);
   const count = useSelector(editor, (snapshot) => snapshot.context.placements.length);
   const overlapMessageId = useId();
-  const [topBarRef, topBarHeight] = useHeight();
-  const [bottomBarRef, bottomBarHeight] = useHeight();
+  const [topBarRef, topBarHeight] = useObservedSize(heightOf);
+  const [bottomBarRef, bottomBarHeight] = useObservedSize(heightOf);
   const barHeights = {
     [TOP_BAR_VAR]: `${topBarHeight}px`,
     [BOTTOM_BAR_VAR]: `${bottomBarHeight}px`,
