@@ -4,8 +4,11 @@
 // destructive confirmation; one call at a time, so a second click while one runs sends nothing. `add`: the
 // "add a connection by e-mail" dialog (spec 000 §5): a trimmed query of more than 2 characters is searched
 // SEARCH_DEBOUNCE after the last keystroke, the first result that is not already a connection or a request
-// is offered, and a valid address nobody was found for can be invited instead.
+// is offered, and a valid address nobody was found for can be invited instead. The `add` region is the one
+// record of whether that dialog is open: its transitions tell the shell's modal actor (`openModal`,
+// `closeModal`), so no view has to copy one actor's state into the other.
 import { assign, fromPromise, raise, setup } from 'xstate';
+import type { ModalName } from './modal.machine';
 import { toErrorCode } from './types';
 
 /** A connection's profile as `GET /connections` includes it; `lastSeenAt` is null when never seen. */
@@ -230,6 +233,7 @@ export const connectionsMachine = setup({
   },
   actions: {
     refreshProfile: () => {},
+    openModal: (_, _params: { name: ModalName }) => {},
     closeModal: () => {},
     reloadList: raise({ type: 'connections.reload' }),
     keepData: assign((_, params: ConnectionsData) => ({
@@ -368,10 +372,17 @@ export const connectionsMachine = setup({
     add: {
       initial: 'closed',
       states: {
-        closed: { on: { 'add.open': { target: 'open', actions: 'resetAdd' } } },
+        closed: {
+          on: {
+            'add.open': {
+              target: 'open',
+              actions: ['resetAdd', { type: 'openModal', params: { name: 'addConnection' } }],
+            },
+          },
+        },
         open: {
           initial: 'form',
-          on: { 'add.close': { target: 'closed', actions: 'resetAdd' } },
+          on: { 'add.close': { target: 'closed', actions: ['closeModal', 'resetAdd'] } },
           states: {
             form: {
               initial: 'idle',

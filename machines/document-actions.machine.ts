@@ -1,10 +1,12 @@
 // The document actions of spec 000 §4 "Rules": archive, delete, refuse, approve, reject, cancel sign flow
-// and download, on one document or (archive, delete, download) on a selection. One actor for the shell's
-// lifetime: a request (from a row menu or the bulk bar, through the modal) is confirmed, run, then held
-// busy for ACTION_SETTLE before the modal closes; a failure keeps the modal open with its code.
+// and download, on one document or (archive, delete, download) on a selection. One actor for the app's
+// lifetime, a child of the shell: a request (from a row menu, the bulk bar, the details panel or the
+// document page) opens its dialog, is confirmed, run, then held busy for ACTION_SETTLE before the dialog
+// closes; a failure keeps the dialog open with its code.
 // A download of signed documents only starts at once; a mixed selection is confirmed first.
 import { assign, fromPromise, setup } from 'xstate';
-import { isActionAllowed, isSigned, type DocumentAction } from './document-actions-rules';
+import { isActionAllowed, isSigned, modalNameOf, type DocumentAction } from './document-actions-rules';
+import type { ModalName } from './modal.machine';
 import { toApiFailure, type DocumentResource } from './types';
 
 export type ActionRequest = { action: DocumentAction; documents: DocumentResource[] };
@@ -44,6 +46,9 @@ export const STALE_DOCUMENT_CODES: readonly string[] = [
 const requestOfEvent = ({ event }: { event: ActionRequest }) => ({
   action: event.action,
   documents: event.documents,
+});
+const dialogOfEvent = ({ event }: { event: ActionRequest }) => ({
+  name: modalNameOf(event.action, event.documents.length),
 });
 const reasonOfEvent = ({ event }: { event: { reason: string } }) => ({ reason: event.reason });
 const failureOfError = ({ event }: { event: { error: unknown } }) => {
@@ -97,13 +102,19 @@ const REQUEST = [
   {
     guard: { type: 'isDirectDownload', params: requestOfEvent },
     target: '#documentActions.downloading',
-    actions: { type: 'keepRequest', params: requestOfEvent },
+    actions: [
+      { type: 'keepRequest', params: requestOfEvent },
+      { type: 'openDialog', params: dialogOfEvent },
+    ],
   },
   {
     guard: { type: 'isAllowed', params: requestOfEvent },
     target: '#documentActions.confirming',
     reenter: true,
-    actions: { type: 'keepRequest', params: requestOfEvent },
+    actions: [
+      { type: 'keepRequest', params: requestOfEvent },
+      { type: 'openDialog', params: dialogOfEvent },
+    ],
   },
 ] as const;
 
@@ -169,6 +180,7 @@ export const documentActionsMachine = setup({
   actions: {
     refreshList: () => {},
     refreshProfile: () => {},
+    openDialog: (_, _params: { name: ModalName }) => {},
     closeModal: () => {},
     logDownloadFailure: (_, _params: { code: string }) => {},
     keepRequest: assign((_, params: ActionRequest) => ({

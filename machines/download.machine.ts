@@ -10,7 +10,7 @@ export type DownloadInput = { documentId: string };
 export type DownloadContext = { documentId: string; errorCode: string | null };
 
 /** The notice the list shows when no download started. */
-export const DOWNLOAD_UNAVAILABLE = 'download_unavailable';
+export const DOWNLOAD_UNAVAILABLE = 'download_unavailable' as const;
 
 const documentOfOutput = ({ event }: { event: { output: DocumentResource } }) => ({ document: event.output });
 const urlOfOutput = ({ event }: { event: { output: DocumentResource } }) => ({
@@ -31,7 +31,7 @@ export const downloadMachine = setup({
   },
   actions: {
     startDownload: (_, _params: { url: string }) => {},
-    goToDocuments: (_, _params: { notice: string | null }) => {},
+    goToDocuments: (_, _params: { notice: typeof DOWNLOAD_UNAVAILABLE | null }) => {},
     rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
   },
   guards: {

@@ -38,7 +38,8 @@ import { documentMachine, type DocumentEvent, type DocumentInput } from './docum
 import { downloadMachine, type DownloadInput } from './download.machine';
 import { inviteAcceptMachine, type InviteAcceptInput } from './invite-accept.machine';
 import { documentLifecycleMachine, type LifecycleEvent } from './document-lifecycle.machine';
-import { modalMachine, type ModalEvent } from './modal.machine';
+import { modalMachine, type ModalEvent, type ModalName } from './modal.machine';
+import { shellMachine, type ShellEvent, type ShellInput } from './shell.machine';
 import {
   SAMPLE_PROFILE,
   SAMPLE_SIGN_FLOW_PARTICIPANTS,
@@ -121,9 +122,10 @@ export const SESSION_INPUTS = [
 ] as const satisfies readonly SessionInput[];
 
 export const MODAL_EVENTS = [
-  { type: 'modal.open', name: 'delete', props: { documentId: 'd1' } },
+  { type: 'modal.open', name: 'delete' },
   { type: 'modal.open', name: 'welcome' },
-  { type: 'modal.open', name: 'noSuchModal' },
+  // A name no dialog answers to: the typed callers cannot send it, an older page's code could.
+  { type: 'modal.open', name: 'noSuchModal' as ModalName },
   { type: 'modal.close' },
   { type: 'key.escape' },
   { type: 'key.enter' },
@@ -610,6 +612,11 @@ export const LANGUAGE_EVENTS = [
   { type: 'language.save', locale: 'es' },
   done('saveLocale', undefined),
   failed('saveLocale', SERVER_ERROR),
+  { type: 'language.align', profileLocale: 'fr' },
+  done('decideLocale', { kind: 'save', locale: 'es' }),
+  done('decideLocale', { kind: 'show', locale: 'fr' }),
+  done('decideLocale', { kind: 'none' }),
+  failed('decideLocale', new Error('storage refused')),
 ] as const satisfies readonly (LanguageEvent | InternalEvent)[];
 
 export const WELCOME_EVENTS = [
@@ -621,7 +628,24 @@ export const WELCOME_EVENTS = [
   failed('saveWelcomeScreenWatched', OFFLINE),
 ] as const satisfies readonly (WelcomeEvent | InternalEvent)[];
 
+export const SHELL_EVENTS = [
+  { type: 'documents.changed' },
+  { type: 'documents.changed', selectId: 'd1' },
+  { type: 'profile.loaded', welcomeScreenWatched: false, locale: 'fr' },
+  { type: 'profile.loaded', welcomeScreenWatched: true, locale: 'fr' },
+  { type: 'modal.changed', name: 'archive' },
+  { type: 'modal.changed', name: null },
+  { type: 'modal.confirmed', name: 'delete' },
+  { type: 'modal.confirmed', name: 'addConnection' },
+  { type: 'action.request', action: 'archive', documents: [ARCHIVABLE] },
+  { type: 'notice.show', code: 'invite_not_found' },
+  { type: 'notice.dismiss' },
+] as const satisfies readonly ShellEvent[];
+
+export const SHELL_INPUTS = [{ storedToken: 'stored-token' }] as const satisfies readonly ShellInput[];
+
 export const MACHINES = {
+  shell: { machine: shellMachine, events: SHELL_EVENTS, inputs: SHELL_INPUTS },
   session: { machine: sessionMachine, events: SESSION_EVENTS, inputs: SESSION_INPUTS },
   modal: { machine: modalMachine, events: MODAL_EVENTS },
   upload: { machine: uploadMachine, events: UPLOAD_EVENTS },
@@ -690,6 +714,7 @@ export { documentDetailsMachine, downloadMachine };
 export { participantSearchMachine, signFlowFormMachine };
 export { auditTrailDownloadMachine, settingsMachine };
 export { languageMachine, welcomeMachine };
+export { shellMachine };
 export { errorReportMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type {

@@ -1,7 +1,9 @@
 // Which named modal is open, its error, and the keyboard rules of spec 000 §2 "Modals": Esc closes,
-// Enter confirms the confirm and delete dialogs. One actor for the app's lifetime; the modal's own work
-// (a delete, an upload) lives in that modal's machine, which reports failures here as codes.
-import { assign, emit, setup } from 'xstate';
+// Enter confirms the confirm and delete dialogs. One actor for the app's lifetime, a child of the shell;
+// the modal's own work (a delete, an upload) lives in that modal's machine, which opens and closes it
+// here. What the dialog acts on is that machine's context, never the modal's: a request is only a name.
+// Every change of the open modal and every Enter that confirms is announced (the shell passes them on).
+import { assign, setup } from 'xstate';
 
 export const MODAL_NAMES = [
   'confirm',
@@ -21,64 +23,59 @@ export const MODAL_NAMES = [
 ] as const;
 export type ModalName = (typeof MODAL_NAMES)[number];
 
-/** The dialogs where Enter means "yes". */
-export const CONFIRM_MODAL_NAMES: readonly ModalName[] = ['confirm', 'delete', 'deleteMultiple'];
-
-export type ModalProps = Record<string, unknown>;
+/**
+ * The dialogs where Enter means "yes": spec 000 §2 names confirm and delete; archive is as harmless to
+ * confirm and people expect the same key to work there (docs/decisions.md "Enter in the dialogs").
+ */
+export const CONFIRM_MODAL_NAMES: readonly ModalName[] = [
+  'confirm',
+  'delete',
+  'deleteMultiple',
+  'archive',
+  'archiveMultiple',
+];
 
 export type ModalContext = {
   name: string | null;
-  props: ModalProps;
   errorCode: string | null;
 };
 
+/** A modal is asked for by its name alone; an unknown name (from an older page) opens the "no such modal". */
 export type ModalEvent =
-  | { type: 'modal.open'; name: string; props?: ModalProps }
+  | { type: 'modal.open'; name: ModalName }
   | { type: 'modal.close' }
   | { type: 'key.escape' }
   | { type: 'key.enter' }
   | { type: 'modal.error'; code: string }
   | { type: 'modal.errorCleared' };
 
-/** Emitted (listen with `actor.on('modal.confirmed', ...)`) when Enter confirms a confirm dialog. */
-export type ModalEmitted = { type: 'modal.confirmed'; name: string; props: ModalProps };
-
 export function isModalName(name: string): name is ModalName {
   return (MODAL_NAMES as readonly string[]).includes(name);
 }
 
-const openedModal = ({ event }: { event: { name: string; props?: ModalProps } }) => ({
-  name: event.name,
-  props: event.props ?? {},
-});
 const nameOfEvent = ({ event }: { event: { name: string } }) => ({ name: event.name });
+const noModal = () => ({ name: null });
 const codeOfEvent = ({ event }: { event: { code: string } }) => ({ code: event.code });
-const confirmedModal = ({ context }: { context: ModalContext }) => ({
-  name: context.name ?? '',
-  props: context.props,
-});
+const nameOfContext = ({ context }: { context: ModalContext }) => ({ name: context.name ?? '' });
+
+const CLOSE = {
+  target: '#modal.closed',
+  actions: ['forgetModal', { type: 'announceChange', params: noModal }],
+} as const;
 
 export const modalMachine = setup({
   types: {
     context: {} as ModalContext,
     events: {} as ModalEvent,
-    emitted: {} as ModalEmitted,
     tags: {} as 'error',
   },
   actions: {
-    showModal: assign((_, params: { name: string; props: ModalProps }) => ({
-      name: params.name,
-      props: params.props,
-      errorCode: null,
-    })),
-    forgetModal: assign({ name: null, props: {}, errorCode: null }),
+    announceChange: (_, _params: { name: string | null }) => {},
+    announceConfirmed: (_, _params: { name: string }) => {},
+    showModal: assign((_, params: { name: string }) => ({ name: params.name, errorCode: null })),
+    forgetModal: assign({ name: null, errorCode: null }),
     rememberError: assign((_, params: { code: string }) => ({ errorCode: params.code })),
     clearError: assign({ errorCode: null }),
-    notifyConfirmed: emit((_, params: { name: string; props: ModalProps }) => ({
-      type: 'modal.confirmed' as const,
-      name: params.name,
-      props: params.props,
-    })),
   },
   guards: {
     isKnownModal: (_, params: { name: string }) => isModalName(params.name),
@@ -86,7 +83,7 @@ export const modalMachine = setup({
   },
 }).createMachine({
   id: 'modal',
-  context: { name: null, props: {}, errorCode: null },
+  context: { name: null, errorCode: null },
   initial: 'closed',
   on: {
     'modal.open': [
@@ -94,9 +91,18 @@ export const modalMachine = setup({
         guard: { type: 'isKnownModal', params: nameOfEvent },
         target: '.open',
         reenter: true,
-        actions: { type: 'showModal', params: openedModal },
+        actions: [
+          { type: 'showModal', params: nameOfEvent },
+          { type: 'announceChange', params: nameOfEvent },
+        ],
       },
-      { target: '.unknown', actions: { type: 'showModal', params: openedModal } },
+      {
+        target: '.unknown',
+        actions: [
+          { type: 'showModal', params: nameOfEvent },
+          { type: 'announceChange', params: nameOfEvent },
+        ],
+      },
     ],
   },
   states: {
@@ -104,11 +110,11 @@ export const modalMachine = setup({
     open: {
       initial: 'idle',
       on: {
-        'modal.close': { target: 'closed', actions: 'forgetModal' },
-        'key.escape': { target: 'closed', actions: 'forgetModal' },
+        'modal.close': CLOSE,
+        'key.escape': CLOSE,
         'key.enter': {
           guard: 'isConfirmModal',
-          actions: { type: 'notifyConfirmed', params: confirmedModal },
+          actions: { type: 'announceConfirmed', params: nameOfContext },
         },
         'modal.error': { target: '.error', actions: { type: 'rememberError', params: codeOfEvent } },
       },
@@ -121,10 +127,7 @@ export const modalMachine = setup({
       },
     },
     unknown: {
-      on: {
-        'modal.close': { target: 'closed', actions: 'forgetModal' },
-        'key.escape': { target: 'closed', actions: 'forgetModal' },
-      },
+      on: { 'modal.close': CLOSE, 'key.escape': CLOSE },
     },
   },
 });

@@ -62,6 +62,8 @@ export const sessionMachine = setup({
     goToLoginTimeout: () => {},
     goToLoginError: () => {},
     goToLogOut: () => {},
+    // The shell hears of every profile read: the welcome screen and the language follow it.
+    announceProfile: (_, _params: { profile: Profile }) => {},
     rememberReturnUrl: assign((_, params: { returnUrl: string | null }) => ({ returnUrl: params.returnUrl })),
     keepToken: assign((_, params: { token: string }) => ({ token: params.token, errorCode: null })),
     forgetToken: assign({ token: null, profile: null }),
@@ -123,7 +125,13 @@ export const sessionMachine = setup({
       invoke: {
         id: 'fetchProfile',
         src: 'fetchProfile',
-        onDone: { target: 'authenticated', actions: { type: 'keepProfile', params: profileOfOutput } },
+        onDone: {
+          target: 'authenticated',
+          actions: [
+            { type: 'keepProfile', params: profileOfOutput },
+            { type: 'announceProfile', params: profileOfOutput },
+          ],
+        },
         onError: [
           {
             guard: { type: 'isUnauthorized', params: errorOfEvent },
@@ -163,10 +171,19 @@ export const sessionMachine = setup({
           on: { 'profile.refresh': 'polling' },
         },
         polling: {
+          // A change made while a read is under way (an approval, a signature) may be missed by that
+          // read: it starts again, so the counters show the change at once.
+          on: { 'profile.refresh': { target: 'polling', reenter: true } },
           invoke: {
             id: 'pollProfile',
             src: 'fetchProfile',
-            onDone: { target: 'idle', actions: { type: 'keepProfile', params: profileOfOutput } },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'keepProfile', params: profileOfOutput },
+                { type: 'announceProfile', params: profileOfOutput },
+              ],
+            },
             onError: [
               // The next other call will see the 401 and end the session through session.unauthorized.
               { guard: { type: 'isUnauthorized', params: errorOfEvent }, target: 'idle' },

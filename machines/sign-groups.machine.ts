@@ -3,9 +3,11 @@
 // the editor or the delete confirmation (spec 000 §5, §8). The editor loads the group being edited
 // (error-loading), then the user's connections, which the member search runs over locally (the population
 // error); a save the server refuses keeps every field as typed and, for a member who stopped being a
-// connection, names them (`blockedIds`).
+// connection, names them (`blockedIds`). The `dialog` region is the one record of which modal is open: its
+// transitions tell the shell's modal actor (`openModal`, `closeModal`), so nothing mirrors one into the other.
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { PersonProfile } from './connections.machine';
+import type { ModalName } from './modal.machine';
 import { toApiFailure, toErrorCode } from './types';
 
 export type SignGroup = {
@@ -158,6 +160,7 @@ export const signGroupsMachine = setup({
     }),
   },
   actions: {
+    openModal: (_, _params: { name: ModalName }) => {},
     closeModal: () => {},
     reloadList: raise({ type: 'groups.reload' }),
     keepGroups: assign((_, params: { groups: SignGroup[] }) => ({ groups: params.groups, errorCode: null })),
@@ -242,22 +245,31 @@ export const signGroupsMachine = setup({
       states: {
         closed: {
           on: {
-            'group.create': { target: 'editor.populating', actions: 'blankEditor' },
+            'group.create': {
+              target: 'editor.populating',
+              actions: ['blankEditor', { type: 'openModal', params: { name: 'signGroupEdit' } }],
+            },
             'group.edit': {
               guard: { type: 'isListedGroup', params: groupIdOfEvent },
               target: 'editor.loadingGroup',
-              actions: { type: 'editGroup', params: groupIdOfEvent },
+              actions: [
+                { type: 'editGroup', params: groupIdOfEvent },
+                { type: 'openModal', params: { name: 'signGroupEdit' } },
+              ],
             },
             'group.delete': {
               guard: { type: 'isListedGroup', params: groupIdOfEvent },
               target: 'deletion.confirming',
-              actions: { type: 'editGroup', params: groupIdOfEvent },
+              actions: [
+                { type: 'editGroup', params: groupIdOfEvent },
+                { type: 'openModal', params: { name: 'signGroupDelete' } },
+              ],
             },
           },
         },
         editor: {
           initial: 'populating',
-          on: { 'dialog.close': { target: 'closed', actions: 'forgetDialog' } },
+          on: { 'dialog.close': { target: 'closed', actions: ['closeModal', 'forgetDialog'] } },
           states: {
             loadingGroup: {
               tags: ['busy'],
@@ -330,7 +342,7 @@ export const signGroupsMachine = setup({
         },
         deletion: {
           initial: 'confirming',
-          on: { 'dialog.close': { target: 'closed', actions: 'forgetDialog' } },
+          on: { 'dialog.close': { target: 'closed', actions: ['closeModal', 'forgetDialog'] } },
           states: {
             confirming: { on: { 'deletion.confirm': 'deleting' } },
             deleting: {

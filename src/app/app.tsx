@@ -1,32 +1,31 @@
 import { useEffect } from 'react';
+import { useActorRef } from '@xstate/react';
 import { Router } from 'wouter';
 import { onUnauthorized } from '../api/client';
 import { APP_BASE } from '../services/navigation';
-import { sessionLogic } from './compose';
+import { shellLogic } from './compose';
 import { ErrorBoundary } from './error-boundary';
 import { actorOptions } from './inspect';
 import { AppProviders } from './providers';
 import { AppRoutes } from './routes';
-import { SessionContext } from './session';
-
-/** A 401 on any API call (but the profile's) ends the session: the client reports, the session acts. */
-function UnauthorizedBridge() {
-  const session = SessionContext.useActorRef();
-  useEffect(() => onUnauthorized(() => session.send({ type: 'session.unauthorized' })), [session]);
-  return null;
-}
+import { ShellContext } from './shell-context';
 
 export function App({ storedToken }: { storedToken: string | null }) {
+  const shell = useActorRef(shellLogic, actorOptions({ input: { storedToken } }));
+  // A 401 on any API call (but the profile's) ends the session: the client reports, the session acts.
+  useEffect(
+    () => onUnauthorized(() => shell.getSnapshot().children.session?.send({ type: 'session.unauthorized' })),
+    [shell],
+  );
   return (
-    <SessionContext.Provider logic={sessionLogic} options={actorOptions({ input: { storedToken } })}>
+    <ShellContext.Provider value={shell}>
       <AppProviders>
         <ErrorBoundary>
           <Router base={APP_BASE}>
-            <UnauthorizedBridge />
             <AppRoutes />
           </Router>
         </ErrorBoundary>
       </AppProviders>
-    </SessionContext.Provider>
+    </ShellContext.Provider>
   );
 }

@@ -1,5 +1,5 @@
-// The document actions' part of the composition root (see compose.ts), kept apart so that the machine
-// and its API calls load with the action dialogs, not on the first screen's path.
+// The document actions' real calls, for the shell's documentActions child (see compose.ts). What the
+// machine tells other actors (the modal, the session, the screens) is wired by the shell machine.
 import { documentActionsMachine } from '../../machines/document-actions.machine';
 import {
   approveDocument,
@@ -12,30 +12,20 @@ import {
   refuseSignFlow,
   rejectDocument,
 } from '../services/document-actions';
-import { requestListRefresh } from '../services/list-events';
-import type { ModalActorRef } from './modal-context';
 
-export type SessionRef = { send: (event: { type: 'profile.refresh' }) => void };
-
-/** One actor for the shell: closing goes through its modal actor, counters through the session. */
-export function composeActions(modal: ModalActorRef, session: SessionRef) {
-  return documentActionsMachine.provide({
-    actors: {
-      archiveDocument,
-      archiveDocuments,
-      deleteDocument,
-      deleteDocuments,
-      refuseSignFlow,
-      approveDocument,
-      rejectDocument,
-      cancelSignFlow,
-      downloadDocuments,
-    },
-    actions: {
-      refreshList: () => requestListRefresh(),
-      refreshProfile: () => session.send({ type: 'profile.refresh' }),
-      closeModal: () => modal.send({ type: 'modal.close' }),
-      logDownloadFailure: (_, params) => console.warn('download failed', params.code),
-    },
-  });
-}
+export const documentActionsLogic = documentActionsMachine.provide({
+  actors: {
+    archiveDocument,
+    archiveDocuments,
+    deleteDocument,
+    deleteDocuments,
+    refuseSignFlow,
+    approveDocument,
+    rejectDocument,
+    cancelSignFlow,
+    downloadDocuments,
+  },
+  actions: {
+    logDownloadFailure: (_, params) => console.warn('download failed', params.code),
+  },
+});

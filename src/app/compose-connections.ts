@@ -1,7 +1,9 @@
 // The connections tabs' part of the composition root (see compose.ts), loaded with the tabs. Each machine
-// gets its API calls here; closing a dialog goes through the shell's modal actor and the sidebar's
-// Connections badge through the session's profile refresh.
+// gets its API calls here; the machine decides when its dialog opens and closes, and tells the shell's modal
+// actor (so the shell knows a modal is open); the sidebar's Connections badge follows the session's profile
+// refresh.
 import { connectionsMachine } from '../../machines/connections.machine';
+import type { ModalName } from '../../machines/modal.machine';
 import { signGroupsMachine } from '../../machines/sign-groups.machine';
 import {
   acceptRequest,
@@ -21,6 +23,14 @@ import {
 } from '../services/sign-groups';
 import type { ModalActorRef } from './modal-context';
 
+function modalActions(modal: ModalActorRef) {
+  return {
+    openModal: (_: unknown, params: { name: ModalName }) =>
+      modal.send({ type: 'modal.open', name: params.name }),
+    closeModal: () => modal.send({ type: 'modal.close' }),
+  };
+}
+
 export type SessionRef = { send: (event: { type: 'profile.refresh' }) => void };
 
 export function composeConnections(modal: ModalActorRef, session: SessionRef) {
@@ -36,7 +46,7 @@ export function composeConnections(modal: ModalActorRef, session: SessionRef) {
     },
     actions: {
       refreshProfile: () => session.send({ type: 'profile.refresh' }),
-      closeModal: () => modal.send({ type: 'modal.close' }),
+      ...modalActions(modal),
     },
   });
 }
@@ -44,6 +54,6 @@ export function composeConnections(modal: ModalActorRef, session: SessionRef) {
 export function composeSignGroups(modal: ModalActorRef) {
   return signGroupsMachine.provide({
     actors: { fetchSignGroups, fetchSignGroup, fetchMemberCandidates, saveSignGroup, deleteSignGroup },
-    actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
+    actions: modalActions(modal),
   });
 }

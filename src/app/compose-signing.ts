@@ -13,17 +13,23 @@ import {
   watchVisibility,
 } from '../services/signing';
 import { navigate } from 'wouter/use-browser-location';
+import type { ShellActorRef } from './shell-context';
 
 export const signConfirmationLogic = signConfirmationMachine.provide({
   actors: { fetchVersion, resendNotification, watchVisibility },
 });
 
-export const signingLogic = signingMachine.provide({
-  actors: { loadSignScreen, locateMe, signDocument, confirmSignature: signConfirmationLogic },
-  actions: {
-    // The sign screen is left for the document page, never returned to with Back: it would only redirect.
-    goToDocument: ({ context }) =>
-      navigate(`${APP_BASE}/document/${encodeURIComponent(context.documentId)}`, { replace: true }),
-    reportLocationFailure: (_, params) => reportLocationFailure(params.code),
-  },
-});
+/** The signing screen's actor; a signature changes the lists and the To Do count, which the shell hears. */
+export const composeSigning = (shell: ShellActorRef) =>
+  signingMachine.provide({
+    actors: { loadSignScreen, locateMe, signDocument, confirmSignature: signConfirmationLogic },
+    actions: {
+      // The sign screen is left for the document page, never returned to with Back: it would only redirect.
+      goToDocument: ({ context }) => {
+        shell.send({ type: 'documents.changed' });
+        shell.getSnapshot().children.session?.send({ type: 'profile.refresh' });
+        navigate(`${APP_BASE}/document/${encodeURIComponent(context.documentId)}`, { replace: true });
+      },
+      reportLocationFailure: (_, params) => reportLocationFailure(params.code),
+    },
+  });

@@ -4,6 +4,7 @@
 import { documentListMachine } from '../../machines/document-list.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { sessionMachine } from '../../machines/session.machine';
+import { createShellMachine } from '../../machines/shell.machine';
 import { fetchPage } from '../services/documents';
 import {
   goToLoginError,
@@ -16,6 +17,8 @@ import {
 import { fetchProfile, fetchToken } from '../services/session';
 import { postAccessToken } from '../services/mobile-wrapper';
 import { removeToken, storeToken } from '../services/token';
+import { documentActionsLogic } from './compose-actions';
+import { languageLogic, welcomeLogic } from './compose-preferences';
 
 export const sessionLogic = sessionMachine.provide({
   actors: { fetchToken, fetchProfile },
@@ -34,7 +37,14 @@ export const sessionLogic = sessionMachine.provide({
   },
 });
 
-export const modalLogic = modalMachine;
+/** The app's root actor and its long-lived children, each with its real calls. */
+export const shellLogic = createShellMachine({
+  session: sessionLogic,
+  modal: modalMachine,
+  documentActions: documentActionsLogic,
+  welcome: welcomeLogic,
+  language: languageLogic,
+});
 
 export const documentListLogic = documentListMachine.provide({
   actors: { fetchPage },

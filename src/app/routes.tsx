@@ -14,6 +14,7 @@ import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
 import { SessionContext } from './session';
+import { useShell } from './shell-context';
 import { loadDocumentScreen, loadSettingsScreen, loadSignScreen } from './route-modules';
 import { preloadedLazy } from '../views/preloaded-lazy';
 
@@ -44,7 +45,11 @@ const DownloadPage = lazy(async () => {
     import('./compose-download'),
   ]);
   return {
-    default: (props: { id: string }) => <page.DownloadPage {...props} logic={compose.downloadLogic} />,
+    default: function DownloadPageWithLogic(props: { id: string }) {
+      const shell = useShell();
+      const logic = useMemo(() => compose.composeDownload(shell), [shell]);
+      return <page.DownloadPage {...props} logic={logic} />;
+    },
   };
 });
 // The connections tabs and their machines load together, composed with the shell's modal actor and
@@ -125,6 +130,8 @@ const SignScreen = lazy(async () => {
   return {
     default: function SignScreenWithLogic(props: { documentId: string; page: SignPage }) {
       const profile = SessionContext.useSelector((snapshot) => snapshot.context.profile);
+      const shell = useShell();
+      const logic = useMemo(() => compose.composeSigning(shell), [shell]);
       const self = useMemo(
         () => ({ emailAddress: profile?.emailAddress ?? '', fullName: profile?.fullName || null }),
         [profile],
@@ -132,7 +139,7 @@ const SignScreen = lazy(async () => {
       return (
         <screen.SignScreen
           {...props}
-          logic={compose.signingLogic}
+          logic={logic}
           self={self}
           defaultLocation={profile?.location ?? ''}
           PlacementPage={SignaturePlacementPage}
@@ -151,9 +158,11 @@ const InvitePage = lazy(async () => {
     import('./compose-invite'),
   ]);
   return {
-    default: (props: { inviteId: string }) => (
-      <page.InvitePage {...props} logic={compose.inviteAcceptLogic} />
-    ),
+    default: function InvitePageWithLogic(props: { inviteId: string }) {
+      const shell = useShell();
+      const logic = useMemo(() => compose.composeInviteAccept(shell), [shell]);
+      return <page.InvitePage {...props} logic={logic} />;
+    },
   };
 });
 

@@ -5,7 +5,13 @@
 import { fromPromise } from 'xstate';
 import type { LanguageLocale } from '../../machines/language.machine';
 import { api, unwrap } from '../api/client';
-import { isLocale, type Locale } from '../i18n/locale';
+import {
+  followsProfileLocale,
+  getLocaleState,
+  isLocale,
+  takeLocaleForProfile,
+  type Locale,
+} from '../i18n/locale';
 
 export const saveLocale = fromPromise<void, { locale: LanguageLocale }>(async ({ input, signal }) => {
   await unwrap(
@@ -41,3 +47,14 @@ export function decideProfileLocale(
   }
   return { kind: 'none' };
 }
+
+/** The language machine's decideLocale: what this page does with the first profile's language. */
+export const decideLocaleForProfile = fromPromise<ProfileLocaleDecision, { profileLocale: string }>(
+  async ({ input }) =>
+    decideProfileLocale(
+      input.profileLocale,
+      takeLocaleForProfile(),
+      followsProfileLocale(),
+      getLocaleState().locale,
+    ),
+);

@@ -19,7 +19,12 @@ test('on a phone, an archived document offers neither Sign nor Start a sign flow
   const details = page.getByRole('main');
 
   await page.goto(`${baseUrl()}/app/document/details/${id}`);
-  await expect(details.getByRole('link', { name: 'Start a sign flow' })).toBeVisible();
+  // On a phone Sign leads and the other actions wait in the "More actions" menu.
+  await expect(details.getByRole('link', { name: 'Sign', exact: true })).toBeVisible();
+  await details.getByRole('button', { name: 'More actions', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'Start a sign flow' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
 
   const archived = await page.request.patch(`${baseUrl()}/api/documents/${id}/archive`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -29,6 +34,7 @@ test('on a phone, an archived document offers neither Sign nor Start a sign flow
   await expect(details.getByText('Phone archive check.pdf').first()).toBeVisible();
   await expect(details.getByRole('link', { name: 'Start a sign flow' })).toHaveCount(0);
   await expect(details.getByRole('link', { name: 'Sign', exact: true })).toHaveCount(0);
+  await expect(details.getByRole('button', { name: 'More actions', exact: true })).toHaveCount(0);
   await snap(page, 'phone-archived-details');
 });
 

@@ -8,6 +8,8 @@ import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
 
 const SIGNED_DEMO = 'Non-disclosure agreement.pdf';
 const CHANGED_MEANWHILE = 'This document changed in the meantime. The list has been refreshed.';
+// Spec 000 §8: the catalogue's message comes first; that the document changed is said as well.
+const ARCHIVE_FAILED = 'An error has occurred while trying to archive the document.';
 
 type DocumentBody = {
   data: {
@@ -157,7 +159,7 @@ test('a row action on a document deleted or archived meanwhile says so, refreshe
   const archiveAnswer = await archiveCall;
   expect(archiveAnswer.status()).toBe(404);
   expect(((await archiveAnswer.json()) as ErrorBody).code).toBe('not_found');
-  await expect(dialog.getByRole('alert')).toHaveText(CHANGED_MEANWHILE);
+  await expect(dialog.getByRole('alert')).toHaveText(`${ARCHIVE_FAILED}${CHANGED_MEANWHILE}`);
   await snap(page, 'stale-document');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
@@ -181,7 +183,7 @@ test('a row action on a document deleted or archived meanwhile says so, refreshe
   );
   await dialog.getByRole('button', { name: 'Archive' }).click();
   expect(((await (await secondCall).json()) as ErrorBody).code).toBe('action_not_allowed');
-  await expect(dialog.getByRole('alert')).toHaveText(CHANGED_MEANWHILE);
+  await expect(dialog.getByRole('alert')).toHaveText(`${ARCHIVE_FAILED}${CHANGED_MEANWHILE}`);
   // The confirm button was busy meanwhile, yet focus stayed in the dialog: Esc still closes it.
   expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
   await page.keyboard.press('Escape');
@@ -236,7 +238,8 @@ test('a bulk delete where one document was deleted meanwhile does nothing and na
   expect(answer.status()).toBe(404);
   expect((await answer.json()) as ErrorBody).toMatchObject({ code: 'not_found', blockedIds: [goneId] });
   await expect(dialog.getByRole('alert')).toHaveText(
-    `Nothing was done: “${goneName}” has changed in the meantime. The list has been refreshed.`,
+    'An error has occurred while trying to delete the documents.' +
+      `Nothing was done: “${goneName}” has changed in the meantime. The list has been refreshed.`,
   );
   // What the dialog still shows is stale: it cannot be confirmed again.
   await expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
@@ -290,7 +293,8 @@ test('a bulk archive where one document was archived meanwhile does nothing and 
     blockedIds: [archivedId],
   });
   await expect(dialog.getByRole('alert')).toHaveText(
-    `Nothing was done: “${archivedName}” has changed in the meantime. The list has been refreshed.`,
+    'An error has occurred while trying to archive the documents.' +
+      `Nothing was done: “${archivedName}” has changed in the meantime. The list has been refreshed.`,
   );
   await expect(dialog.getByRole('button', { name: 'Archive' })).toBeDisabled();
   await dialog.getByRole('button', { name: 'Close' }).click();

@@ -13,6 +13,7 @@ import {
   type RowActionInput,
   type SearchInput,
 } from '../../machines/connections.machine';
+import type { ModalName } from '../../machines/modal.machine';
 import { sampleConnection, samplePerson, sampleRequest } from '../../machines/samples';
 import { controlledPromise, flush } from './support';
 
@@ -40,6 +41,7 @@ function startConnections() {
   const searchProfiles = controlledPromise<PersonProfile[], SearchInput>();
   const addConnection = controlledPromise<void, AddConnectionInput>();
   const refreshProfile = vi.fn();
+  const openModal = vi.fn<(args: unknown, params: { name: ModalName }) => void>();
   const closeModal = vi.fn();
   const clock = new SimulatedClock();
   const machine = connectionsMachine.provide({
@@ -52,7 +54,7 @@ function startConnections() {
       searchProfiles: searchProfiles.logic,
       addConnection: addConnection.logic,
     },
-    actions: { refreshProfile, closeModal },
+    actions: { refreshProfile, openModal, closeModal },
   });
   const actor = createActor(machine, { clock }).start();
   const answer = async (data: ConnectionsData) => {
@@ -74,6 +76,7 @@ function startConnections() {
     searchProfiles,
     addConnection,
     refreshProfile,
+    openModal,
     closeModal,
     answer,
     fail,
@@ -311,6 +314,39 @@ describe('connections: add by e-mail', () => {
     expect(closeModal).not.toHaveBeenCalled();
     actor.send({ type: 'add.submit' });
     expect(addConnection.calls).toHaveLength(2);
+  });
+
+  it('opens the addConnection modal itself, and closes it itself when the dialog is closed', async () => {
+    const { actor, openModal, closeModal } = await loaded();
+    expect(openModal).not.toHaveBeenCalled();
+
+    actor.send({ type: 'add.open' });
+    actor.send({ type: 'add.open' });
+    expect(openModal.mock.calls.map(([, params]) => params)).toEqual([{ name: 'addConnection' }]);
+    expect(closeModal).not.toHaveBeenCalled();
+
+    // Cancel, Esc and a click outside all send add.close.
+    actor.send({ type: 'add.close' });
+    actor.send({ type: 'add.close' });
+    expect(actor.getSnapshot().matches({ add: 'closed' })).toBe(true);
+    expect(closeModal).toHaveBeenCalledTimes(1);
+
+    actor.send({ type: 'add.open' });
+    expect(openModal).toHaveBeenCalledTimes(2);
+    expect(actor.getSnapshot().matches({ add: 'open' })).toBe(true);
+  });
+
+  it('closes the modal when the dialog is closed while a request is being sent', async () => {
+    const { actor, clock, searchProfiles, closeModal } = await opened();
+    actor.send({ type: 'add.queryChanged', query: 'grace' });
+    clock.increment(SEARCH_DEBOUNCE_MS);
+    searchProfiles.last().result.resolve([GRACE]);
+    await flush();
+    actor.send({ type: 'add.submit' });
+    expect(actor.getSnapshot().matches({ add: { open: 'sending' } })).toBe(true);
+    actor.send({ type: 'add.close' });
+    expect(actor.getSnapshot().matches({ add: 'closed' })).toBe(true);
+    expect(closeModal).toHaveBeenCalledTimes(1);
   });
 
   it('forgets the query when the dialog closes', async () => {

@@ -1,6 +1,6 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { bulkActionsOf, rowActionsOf } from '../../machines/document-actions-rules';
+import { bulkActionsOf, documentActionsOf, rowActionsOf } from '../../machines/document-actions-rules';
 import {
   documentActionsMachine,
   type DocumentsInput,
@@ -58,6 +58,18 @@ describe('document-actions rules', () => {
     expect(rowActionsOf({ ...PLAIN.attributes, currentUserArchived: true })).toEqual([]);
     expect(rowActionsOf(FLOW.attributes)).toEqual(['archive', 'delete', 'refuse', 'cancelSignFlow']);
     expect(rowActionsOf(SIGNED.attributes)).toContain('download');
+  });
+
+  it('keeps delete and download on an archived document’s page, and hides the rest (spec 000 §6)', () => {
+    const archivedSignedFlow = {
+      ...FLOW.attributes,
+      state: 'signed' as const,
+      currentUserArchived: true,
+      currentUserCanArchive: false,
+    };
+    expect(documentActionsOf(archivedSignedFlow)).toEqual(['delete', 'download']);
+    expect(rowActionsOf(archivedSignedFlow)).toEqual([]);
+    expect(documentActionsOf(FLOW.attributes)).toEqual(rowActionsOf(FLOW.attributes));
   });
 
   it('offers bulk delete only when every document allows it, download when one is signed', () => {

@@ -133,11 +133,18 @@ describe('session', () => {
     expect(effects.goToLogOut).toHaveBeenCalledTimes(1);
   });
 
-  it('refreshes the profile on demand, once at a time', async () => {
+  it('reads the profile again when a change comes during a read, and keeps only the later answer', async () => {
     const { actor, fetchProfile } = await signedIn();
     actor.send({ type: 'profile.refresh' });
-    actor.send({ type: 'profile.refresh' });
     expect(fetchProfile.calls).toHaveLength(2);
+    // An approval lands while that read is under way: it may have missed it, so the read starts again.
+    actor.send({ type: 'profile.refresh' });
+    expect(fetchProfile.calls).toHaveLength(3);
+    fetchProfile.calls[1]?.result.resolve({ ...SAMPLE_PROFILE, pendingSignFlows: 5 });
+    fetchProfile.last().result.resolve({ ...SAMPLE_PROFILE, pendingSignFlows: 4 });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(actor.getSnapshot().context.profile?.pendingSignFlows).toBe(4);
   });
 
   it('ends the session on a 401 from another call', async () => {

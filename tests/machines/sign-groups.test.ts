@@ -9,6 +9,7 @@ import {
   type SignGroup,
   type SignGroupIdInput,
 } from '../../machines/sign-groups.machine';
+import type { ModalName } from '../../machines/modal.machine';
 import { samplePerson, sampleSignGroup } from '../../machines/samples';
 import { controlledPromise, flush } from './support';
 
@@ -23,6 +24,7 @@ function startGroups() {
   const fetchMemberCandidates = controlledPromise<PersonProfile[]>();
   const saveSignGroup = controlledPromise<void, SaveSignGroupInput>();
   const deleteSignGroup = controlledPromise<void, SignGroupIdInput>();
+  const openModal = vi.fn<(args: unknown, params: { name: ModalName }) => void>();
   const closeModal = vi.fn();
   const machine = signGroupsMachine.provide({
     actors: {
@@ -32,7 +34,7 @@ function startGroups() {
       saveSignGroup: saveSignGroup.logic,
       deleteSignGroup: deleteSignGroup.logic,
     },
-    actions: { closeModal },
+    actions: { openModal, closeModal },
   });
   const actor = createActor(machine).start();
   return {
@@ -42,6 +44,7 @@ function startGroups() {
     fetchMemberCandidates,
     saveSignGroup,
     deleteSignGroup,
+    openModal,
     closeModal,
   };
 }
@@ -60,6 +63,34 @@ async function creating() {
   await flush();
   return started;
 }
+
+describe('sign groups: the modals', () => {
+  it('opens the named modal itself for create, edit and delete, and closes it itself', async () => {
+    const { actor, openModal, closeModal } = await withGroups();
+    const opened = () => openModal.mock.calls.map(([, params]) => params.name);
+
+    actor.send({ type: 'group.create' });
+    expect(opened()).toEqual(['signGroupEdit']);
+    // Cancel, Esc and a click outside all send dialog.close.
+    actor.send({ type: 'dialog.close' });
+    expect(actor.getSnapshot().matches({ dialog: 'closed' })).toBe(true);
+    expect(closeModal).toHaveBeenCalledTimes(1);
+
+    actor.send({ type: 'group.edit', groupId: 'g1' });
+    expect(opened()).toEqual(['signGroupEdit', 'signGroupEdit']);
+    actor.send({ type: 'group.delete', groupId: 'g1' });
+    expect(opened()).toHaveLength(2);
+    actor.send({ type: 'dialog.close' });
+    expect(closeModal).toHaveBeenCalledTimes(2);
+
+    actor.send({ type: 'group.delete', groupId: 'g1' });
+    expect(opened()).toEqual(['signGroupEdit', 'signGroupEdit', 'signGroupDelete']);
+    actor.send({ type: 'dialog.close' });
+    actor.send({ type: 'dialog.close' });
+    expect(actor.getSnapshot().matches({ dialog: 'closed' })).toBe(true);
+    expect(closeModal).toHaveBeenCalledTimes(3);
+  });
+});
 
 describe('sign groups: the list', () => {
   it('loads the groups, says when there are none, and retries a failed load', async () => {
@@ -189,11 +220,13 @@ describe('sign groups: deletion', () => {
     expect(fetchSignGroups.calls).toHaveLength(2);
   });
 
-  it('ignores a group that is not listed', async () => {
-    const { actor } = await withGroups();
+  it('ignores a group that is not listed, and opens no modal for it', async () => {
+    const { actor, openModal } = await withGroups();
     actor.send({ type: 'group.delete', groupId: 'nope' });
     actor.send({ type: 'group.edit', groupId: 'nope' });
     expect(actor.getSnapshot().matches({ dialog: 'closed' })).toBe(true);
+    // A modal the machine is not showing would be left open with nothing to close it.
+    expect(openModal).not.toHaveBeenCalled();
   });
 });
 

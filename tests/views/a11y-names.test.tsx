@@ -1,20 +1,16 @@
 // What a screen reader says for the parts of the list that show little text: the status column (words,
 // never only a colour), the sidebar badges (a count means nothing on its own) and the pager.
-import { useEffect, type ReactNode } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { modalMachine } from '../../machines/modal.machine';
 import { SAMPLE_PROFILE, sampleDocument, samplePage } from '../../machines/samples';
-import { sessionMachine } from '../../machines/session.machine';
-import type { DocumentPage, FetchPageInput, Profile, TokenGrant } from '../../machines/types';
-import { ModalContext } from '../../src/app/modal-context';
-import { SessionContext } from '../../src/app/session';
+import type { DocumentPage, FetchPageInput, Profile } from '../../machines/types';
 import { DocumentList } from '../../src/views/documents/document-list';
 import { Sidebar } from '../../src/views/shell/sidebar';
 import { isDisabled, renderView } from './render';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 const WAITING = sampleDocument('d-waiting', {
   originalFilename: 'Supplier contract.pdf',
@@ -35,29 +31,13 @@ function renderList(pages: (input: FetchPageInput) => DocumentPage) {
   renderView(<DocumentList logic={logic} category="active" />);
 }
 
-/** Asks for the session as the shell's Protected does, so the profile (and its counts) loads. */
-function RequireSession({ children }: { children: ReactNode }) {
-  const session = SessionContext.useActorRef();
-  useEffect(() => session.send({ type: 'session.require', returnUrl: '/documents' }), [session]);
-  return children;
-}
-
 function renderSidebar(counts: Pick<Profile, 'pendingSignFlows' | 'incomingConnectionRequests'>) {
-  const session = sessionMachine.provide({
-    actors: {
-      fetchProfile: fromPromise<Profile>(async () => ({ ...SAMPLE_PROFILE, ...counts })),
-      fetchToken: fromPromise<TokenGrant>(() => new Promise<never>(() => {})),
-    },
-  });
-  const modal = createActor(modalMachine).start();
+  // The session is required as the shell's Protected does, so the profile (and its counts) loads.
+  const shell = createTestShell({ profile: { ...SAMPLE_PROFILE, ...counts }, requireSession: true });
   renderView(
-    <SessionContext.Provider logic={session} options={{ input: { storedToken: 'stored-token' } }}>
-      <RequireSession>
-        <ModalContext.Provider value={modal}>
-          <Sidebar showUserMenu={false} />
-        </ModalContext.Provider>
-      </RequireSession>
-    </SessionContext.Provider>,
+    <ShellHarness shell={shell}>
+      <Sidebar showUserMenu={false} />
+    </ShellHarness>,
   );
 }
 

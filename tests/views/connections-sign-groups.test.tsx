@@ -1,17 +1,12 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import type { PersonProfile } from '../../machines/connections.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { samplePerson, sampleSignGroup } from '../../machines/samples';
-import {
-  signGroupsMachine,
-  type SaveSignGroupInput,
-  type SignGroup,
-  type SignGroupIdInput,
-} from '../../machines/sign-groups.machine';
-import { ModalContext } from '../../src/app/modal-context';
+import type { SaveSignGroupInput, SignGroup, SignGroupIdInput } from '../../machines/sign-groups.machine';
+import { composeSignGroups } from '../../src/app/compose-connections';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { deferred } from '../machines/support';
 import { findOpenDialog, isDisabled, renderView } from './render';
@@ -45,7 +40,9 @@ function renderGroups(fakes: Fakes = {}) {
   const fetchMemberCandidates = vi.fn(async (): Promise<PersonProfile[]> => [BOB, CAROL, DAN]);
   const saveSignGroup = vi.fn(fakes.save ?? (async () => {}));
   const deleteSignGroup = vi.fn(fakes.remove ?? (async () => {}));
-  const logic = signGroupsMachine.provide({
+  // As the app composes it, with the shell's modal actor; the page, rendered without the shell,
+  // never touches that actor, so it is open only because the sign-groups machine said so.
+  const logic = composeSignGroups(modal).provide({
     actors: {
       fetchSignGroups: fromPromise<SignGroup[]>(() => fetchSignGroups()),
       fetchSignGroup: fromPromise<SignGroup, SignGroupIdInput>(() => fetchSignGroup()),
@@ -53,14 +50,8 @@ function renderGroups(fakes: Fakes = {}) {
       saveSignGroup: fromPromise<void, SaveSignGroupInput>(({ input }) => saveSignGroup(input)),
       deleteSignGroup: fromPromise<void, SignGroupIdInput>(({ input }) => deleteSignGroup(input)),
     },
-    actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
   });
-  renderView(
-    <ModalContext.Provider value={modal}>
-      <SignGroupsPage logic={logic} />
-    </ModalContext.Provider>,
-    { path: '/connections/groups' },
-  );
+  renderView(<SignGroupsPage logic={logic} />, { path: '/connections/groups' });
   return { user: userEvent.setup(), fetchSignGroups, saveSignGroup, deleteSignGroup };
 }
 
@@ -118,9 +109,7 @@ describe('sign group editor', () => {
     const { user, dialog } = await openCreate();
     const create = () => within(dialog).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
     // Under load, tabster may still be settling which layer is modal: wait for the dialog to be readable.
-    expect(
-      isDisabled(await within(dialog).findByRole('button', { name: 'Create' })),
-    ).toBe(true);
+    expect(isDisabled(await within(dialog).findByRole('button', { name: 'Create' }))).toBe(true);
 
     const name = within(dialog).getByRole('textbox', { name: /Group name/ });
     await user.type(name, 'x');
@@ -206,6 +195,39 @@ describe('sign group editor', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(saveSignGroup).toHaveBeenCalledWith({ groupId: 'g1', name: 'Board', memberIds: ['p-carol'] });
     await vi.waitFor(() => expect(modal.getSnapshot().matches('closed')).toBe(true));
+  });
+});
+
+describe('sign group modals', () => {
+  const openModalName = () => (modal.getSnapshot().matches('open') ? modal.getSnapshot().context.name : null);
+
+  it('closes the editor with Esc and the deletion with Cancel, the shell agreeing each time', async () => {
+    const { user } = renderGroups();
+    await screen.findByRole('table', { name: 'Sign groups' });
+
+    await user.click(screen.getByRole('button', { name: 'Edit Board' }));
+    const editor = await findOpenDialog();
+    const groupName = await within(editor).findByRole('textbox', { name: /Group name/ });
+    expect((groupName as HTMLInputElement).value).toBe('Board');
+    expect(openModalName()).toBe('signGroupEdit');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(openModalName()).toBeNull();
+
+    // Fluent's focus manager gives the page back to assistive technology a moment after the dialog goes.
+    await user.click(await screen.findByRole('button', { name: 'Delete Board' }));
+    const deletion = await findOpenDialog();
+    expect(deletion.textContent).toContain('Delete the sign group Board?');
+    expect(openModalName()).toBe('signGroupDelete');
+    await user.click(within(deletion).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(openModalName()).toBeNull();
+
+    await user.click(await screen.findByRole('button', { name: 'Create a group' }));
+    const creator = await findOpenDialog();
+    const name = await within(creator).findByRole('textbox', { name: /Group name/ });
+    expect((name as HTMLInputElement).value).toBe('');
+    expect(openModalName()).toBe('signGroupEdit');
   });
 });
 

@@ -1,19 +1,18 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
-import {
-  connectionsMachine,
-  type AddConnectionInput,
-  type ConnectionsData,
-  type PersonProfile,
-  type RowActionInput,
-  type SearchInput,
+import type {
+  AddConnectionInput,
+  ConnectionsData,
+  PersonProfile,
+  RowActionInput,
+  SearchInput,
 } from '../../machines/connections.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { sampleConnection, samplePerson, sampleRequest } from '../../machines/samples';
-import { ModalContext } from '../../src/app/modal-context';
+import { composeConnections } from '../../src/app/compose-connections';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
 import { deferred } from '../machines/support';
 import { findOpenDialog, isDisabled, renderView } from './render';
@@ -61,7 +60,9 @@ function pageWith(fakes: Fakes = {}) {
   const cancelRequest = vi.fn(async (_input: RowActionInput) => {});
   const removeConnection = vi.fn(async (_input: RowActionInput) => {});
   const refreshProfile = vi.fn();
-  const logic = connectionsMachine.provide({
+  // As the app composes it, with the shell's modal actor: the page itself never touches that actor, so
+  // it is open only because the connections machine said so.
+  const logic = composeConnections(modal, { send: refreshProfile }).provide({
     actors: {
       fetchConnections: fromPromise<ConnectionsData>(() => fetchConnections()),
       searchProfiles: fromPromise<PersonProfile[], SearchInput>(({ input }) => searchProfiles(input)),
@@ -71,7 +72,6 @@ function pageWith(fakes: Fakes = {}) {
       cancelRequest: fromPromise<void, RowActionInput>(({ input }) => cancelRequest(input)),
       removeConnection: fromPromise<void, RowActionInput>(({ input }) => removeConnection(input)),
     },
-    actions: { refreshProfile, closeModal: () => modal.send({ type: 'modal.close' }) },
     // The debounce's length is the machine tests' business; here it only has to happen.
     delays: { SEARCH_DEBOUNCE: 0 },
   });
@@ -88,10 +88,9 @@ function pageWith(fakes: Fakes = {}) {
   };
 }
 
+// No shell modal wiring in the page: it talks to its own machine only.
 function renderPage(ui: ReactElement) {
-  return renderView(<ModalContext.Provider value={modal}>{ui}</ModalContext.Provider>, {
-    path: '/connections/users',
-  });
+  return renderView(ui, { path: '/connections/users' });
 }
 
 function rowOf(name: string): HTMLElement {
@@ -206,9 +205,7 @@ describe('connections page: requests', () => {
     expect(acceptRequest).toHaveBeenCalledTimes(1);
     expect(acceptRequest).toHaveBeenCalledWith({ id: 'r-in' });
     expect(isDisabled(accept)).toBe(true);
-    expect(
-      isDisabled(screen.getByRole('button', { name: 'Reject the request of Dan Brown' })),
-    ).toBe(true);
+    expect(isDisabled(screen.getByRole('button', { name: 'Reject the request of Dan Brown' }))).toBe(true);
 
     fetchConnections.mockResolvedValueOnce({ connections: [BOB, CAROL], requests: [] });
     accepted.resolve();
@@ -259,6 +256,37 @@ describe('connections page: add by e-mail', () => {
     const input = within(dialog).getByRole('searchbox', { name: 'E-mail address or name' });
     return { ...page, user, dialog, input };
   }
+
+  it('tells the shell the addConnection modal is open', async () => {
+    await openAdd();
+    expect(modal.getSnapshot().matches('open')).toBe(true);
+    expect(modal.getSnapshot().context.name).toBe('addConnection');
+  });
+
+  it('closes with Esc, and opens again empty, the shell agreeing each time', async () => {
+    const { user, input, searchProfiles } = await openAdd();
+    await user.type(input, 'gr');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(modal.getSnapshot().matches('closed')).toBe(true);
+
+    // Fluent's focus manager gives the page back to assistive technology a moment after the dialog goes.
+    await user.click(await screen.findByRole('button', { name: 'Add a connection' }));
+    const dialog = await findOpenDialog();
+    const again = within(dialog).getByRole('searchbox', { name: 'E-mail address or name' });
+    expect((again as HTMLInputElement).value).toBe('');
+    expect(modal.getSnapshot().context.name).toBe('addConnection');
+
+    // The reopened dialog is live: it searches, and Cancel closes it for the shell too.
+    await user.type(again, 'grace');
+    expect((await within(dialog).findByTestId('connection-search-result')).textContent).toContain(
+      'Grace Hopper',
+    );
+    expect(searchProfiles).toHaveBeenLastCalledWith({ query: 'grace' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(modal.getSnapshot().matches('closed')).toBe(true);
+  });
 
   it('sends nothing for two characters and keeps Add disabled', async () => {
     const { user, dialog, input, searchProfiles } = await openAdd();

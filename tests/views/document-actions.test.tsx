@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, type Actor } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
 import {
   documentActionsMachine,
   type DocumentsInput,
@@ -9,14 +9,13 @@ import {
   type RefuseInput,
 } from '../../machines/document-actions.machine';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { modalMachine } from '../../machines/modal.machine';
 import { sampleDocument, samplePage } from '../../machines/samples';
 import type { DocumentResource } from '../../machines/types';
-import { ModalContext } from '../../src/app/modal-context';
 import { ActionModals } from '../../src/views/documents/action-modals';
 import { BulkActions } from '../../src/views/documents/bulk-actions';
 import { requestAction, RowActions } from '../../src/views/documents/row-actions';
 import { isDisabled, renderView } from './render';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const PLAIN = sampleDocument('d1', { originalFilename: 'lease.pdf' });
 const SIGNED = sampleDocument('d2', { originalFilename: 'offer.pdf', state: 'signed' });
@@ -29,17 +28,12 @@ const FLOW = sampleDocument('d4', {
   currentUserCanCancel: true,
 });
 
-let modal: Actor<typeof modalMachine>;
-
-beforeEach(() => {
-  modal = createActor(modalMachine).start();
-});
-
-afterEach(() => modal.stop());
+const modalOf = (shell: TestShell) => shell.getSnapshot().children.modal!.getSnapshot();
+const actionsOf = (shell: TestShell) => shell.getSnapshot().children.documentActions!.getSnapshot();
 
 type Rejection = { code: string; status?: number } | null;
 
-/** The dialogs with fake calls: each records its input and fails with `failure`, or succeeds. */
+/** The shell's dialogs with fake calls: each records its input and fails with `failure`, or succeeds. */
 function renderModals(failure: Rejection = null) {
   const calls: { name: string; input: unknown }[] = [];
   const fake = <TInput,>(name: string) =>
@@ -59,22 +53,23 @@ function renderModals(failure: Rejection = null) {
       cancelSignFlow: fake<OneDocumentInput>('cancelSignFlow'),
       downloadDocuments: fake<DocumentsInput>('downloadDocuments'),
     },
-    actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
   });
+  const shell = createTestShell({ documentActions: logic });
   renderView(
-    <ModalContext.Provider value={modal}>
-      <ActionModals logic={logic} />
-    </ModalContext.Provider>,
+    <ShellHarness shell={shell}>
+      <ActionModals />
+    </ShellHarness>,
   );
-  return calls;
+  return { calls, shell };
 }
 
-function renderRow(document: DocumentResource) {
-  return renderView(
-    <ModalContext.Provider value={modal}>
+function renderRow(document: DocumentResource, shell: TestShell = createTestShell()) {
+  renderView(
+    <ShellHarness shell={shell}>
       <RowActions document={document} />
-    </ModalContext.Provider>,
+    </ShellHarness>,
   );
+  return shell;
 }
 
 async function listWithSelection(documents: DocumentResource[]) {
@@ -84,12 +79,13 @@ async function listWithSelection(documents: DocumentResource[]) {
   const list = createActor(logic, { input: { category: 'active' } }).start();
   await vi.waitFor(() => expect(list.getSnapshot().matches('loaded')).toBe(true));
   list.send({ type: 'selection.all' });
+  const shell = createTestShell();
   renderView(
-    <ModalContext.Provider value={modal}>
+    <ShellHarness shell={shell}>
       <BulkActions list={list} />
-    </ModalContext.Provider>,
+    </ShellHarness>,
   );
-  return list;
+  return { list, shell };
 }
 
 describe('row actions', () => {
@@ -104,7 +100,7 @@ describe('row actions', () => {
 
   it('offer what the flags allow and open the matching dialog', async () => {
     const user = userEvent.setup();
-    renderRow(FLOW);
+    const shell = renderRow(FLOW);
     await user.click(screen.getByRole('button', { name: 'More actions for contract.pdf' }));
     const items = await screen.findAllByRole('menuitem');
     expect(items.map((item) => item.textContent)).toEqual([
@@ -114,16 +110,15 @@ describe('row actions', () => {
       'Cancel sign flow',
     ]);
     await user.click(screen.getByRole('menuitem', { name: 'Refuse to sign' }));
-    expect(modal.getSnapshot().context).toMatchObject({
-      name: 'refuse',
-      props: { request: { action: 'refuse', documents: [FLOW] } },
-    });
+    // The shell's document-actions actor holds the request and opened its dialog.
+    expect(actionsOf(shell).context).toMatchObject({ action: 'refuse', documents: [FLOW] });
+    expect(modalOf(shell).context.name).toBe('refuse');
   });
 });
 
 describe('bulk actions', () => {
   it('offer delete only when every selected document allows it', async () => {
-    const list = await listWithSelection([PLAIN, NOT_DELETABLE]);
+    const { list } = await listWithSelection([PLAIN, NOT_DELETABLE]);
     const bar = screen.getByRole('toolbar', { name: 'Actions for the selected documents' });
     expect(within(bar).getByRole('button', { name: 'Archive' })).toBeTruthy();
     expect(within(bar).queryByRole('button', { name: 'Delete' })).toBeNull();
@@ -132,18 +127,19 @@ describe('bulk actions', () => {
   });
 
   it('offer delete and download when all allow delete and one is signed', async () => {
-    const list = await listWithSelection([PLAIN, SIGNED]);
+    const { list, shell } = await listWithSelection([PLAIN, SIGNED]);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Delete' }));
     expect(screen.getByRole('button', { name: 'Download' })).toBeTruthy();
-    expect(modal.getSnapshot().context.name).toBe('deleteMultiple');
+    expect(actionsOf(shell).context).toMatchObject({ action: 'delete', documents: [PLAIN, SIGNED] });
+    expect(modalOf(shell).context.name).toBe('deleteMultiple');
     list.stop();
   });
 });
 
 describe('action dialogs', () => {
   it('shows the reason message past 127 characters and sends nothing', async () => {
-    const calls = renderModals();
-    act(() => requestAction(modal, 'refuse', [FLOW]));
+    const { calls, shell } = renderModals();
+    act(() => requestAction(shell, 'refuse', [FLOW]));
     const dialog = await screen.findByRole('dialog', { name: 'Refuse to sign' });
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason (optional)' }), {
       target: { value: 'x'.repeat(128) },
@@ -157,8 +153,8 @@ describe('action dialogs', () => {
 
   it("says a cancelled flow's document is already signed", async () => {
     const user = userEvent.setup();
-    const calls = renderModals({ code: 'document_already_signed', status: 409 });
-    act(() => requestAction(modal, 'cancelSignFlow', [FLOW]));
+    const { calls, shell } = renderModals({ code: 'document_already_signed', status: 409 });
+    act(() => requestAction(shell, 'cancelSignFlow', [FLOW]));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the sign flow' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel sign flow' }));
     expect(
@@ -171,8 +167,8 @@ describe('action dialogs', () => {
 
   it('words a failed bulk delete in the plural, and Enter confirms it', async () => {
     const user = userEvent.setup();
-    const calls = renderModals({ code: 'server', status: 500 });
-    act(() => requestAction(modal, 'delete', [PLAIN, SIGNED]));
+    const { calls, shell } = renderModals({ code: 'server', status: 500 });
+    act(() => requestAction(shell, 'delete', [PLAIN, SIGNED]));
     const dialog = await screen.findByRole('dialog', { name: 'Delete 2 documents' });
     await user.keyboard('{Enter}');
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
@@ -181,10 +177,21 @@ describe('action dialogs', () => {
     expect(calls).toEqual([{ name: 'deleteDocuments', input: { documentIds: ['d1', 'd2'] } }]);
   });
 
+  it('confirms an archive with Enter too, as it does a delete', async () => {
+    const user = userEvent.setup();
+    const { calls, shell } = renderModals();
+    act(() => requestAction(shell, 'archive', [PLAIN, SIGNED]));
+    await screen.findByRole('dialog', { name: 'Archive 2 documents' });
+    await user.keyboard('{Enter}');
+    await vi.waitFor(() =>
+      expect(calls).toEqual([{ name: 'archiveDocuments', input: { documentIds: ['d1', 'd2'] } }]),
+    );
+  });
+
   it('words a failed archive of one document in the singular', async () => {
     const user = userEvent.setup();
-    renderModals({ code: 'server', status: 500 });
-    act(() => requestAction(modal, 'archive', [PLAIN]));
+    const { shell } = renderModals({ code: 'server', status: 500 });
+    act(() => requestAction(shell, 'archive', [PLAIN]));
     const dialog = await screen.findByRole('dialog', { name: 'Archive the document' });
     await user.click(within(dialog).getByRole('button', { name: 'Archive' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
@@ -194,14 +201,20 @@ describe('action dialogs', () => {
 
   it('says the document changed meanwhile when it is gone', async () => {
     const user = userEvent.setup();
-    renderModals({ code: 'not_found', status: 404 });
-    act(() => requestAction(modal, 'delete', [FLOW]));
+    const { shell } = renderModals({ code: 'not_found', status: 404 });
+    const changes = vi.fn();
+    shell.on('documents.changed', changes);
+    act(() => requestAction(shell, 'delete', [FLOW]));
     const dialog = await screen.findByRole('dialog', { name: 'Delete the document' });
     expect(within(dialog).getByText(/it will be cancelled first/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+    // Spec 000 §8's message first, then that the document changed, each on its own line.
+    const alert = await within(dialog).findByRole('alert');
+    expect(Array.from(alert.querySelectorAll('span'), (line) => line.textContent)).toEqual([
+      'An error has occurred while trying to delete the document.',
       'This document changed in the meantime. The list has been refreshed.',
-    );
+    ]);
+    expect(changes).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -209,17 +222,22 @@ describe('action error texts', () => {
   it('tells a participant who must still act why their delete was refused, in the singular and plural', async () => {
     const { createIntl } = await import('react-intl');
     const en = (await import('../../src/i18n/en.json')).default as Record<string, string>;
-    const { actionErrorText } = await import('../../src/views/documents/action-modals');
+    const { actionErrorDetail, actionErrorText } = await import('../../src/views/documents/action-modals');
     const intl = createIntl({ locale: 'en', messages: en });
+    // The spec's message stays; what to do first is said after it.
     expect(actionErrorText(intl, 'delete', 'participant_action_pending', 1)).toBe(
+      'An error has occurred while trying to delete the document.',
+    );
+    expect(actionErrorDetail(intl, 'delete', 'participant_action_pending', [FLOW], [])).toBe(
       'You still have to review or sign this document: reject or refuse it first, then delete it.',
     );
-    expect(actionErrorText(intl, 'delete', 'participant_action_pending', 3)).toMatch(
-      /some of these documents/,
-    );
-    // Any other failure keeps the spec's message.
+    expect(
+      actionErrorDetail(intl, 'delete', 'participant_action_pending', [PLAIN, SIGNED, FLOW], []),
+    ).toMatch(/some of these documents/);
+    // Any other failure has the spec's message alone.
     expect(actionErrorText(intl, 'delete', 'server', 1)).toBe(
       'An error has occurred while trying to delete the document.',
     );
+    expect(actionErrorDetail(intl, 'delete', 'server', [PLAIN], [])).toBeNull();
   });
 });

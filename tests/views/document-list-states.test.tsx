@@ -7,10 +7,10 @@ import { documentListMachine } from '../../machines/document-list.machine';
 import { sampleDocument, samplePage } from '../../machines/samples';
 import { DOCUMENT_CATEGORIES, type DocumentPage, type FetchPageInput } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
-import { dismissNotice, showNotice } from '../../src/services/notices';
 import { DocumentList } from '../../src/views/documents/document-list';
 import en from '../../src/i18n/en.json';
 import { renderView } from './render';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 const DOCUMENTS = [sampleDocument('d1'), sampleDocument('d2'), sampleDocument('d3')];
 
@@ -32,7 +32,6 @@ function setWidth(width: number) {
 
 afterEach(() => {
   setWidth(1024);
-  dismissNotice();
 });
 
 describe('document list states', () => {
@@ -183,12 +182,18 @@ describe('document list states', () => {
   });
 
   it('shows a notice left by the download route until it is dismissed', async () => {
-    showNotice('download_unavailable');
+    const shell = createTestShell();
+    shell.send({ type: 'notice.show', code: 'download_unavailable' });
     const { logic } = listWith(async () => samplePage(DOCUMENTS, 1, 1));
     const user = userEvent.setup();
-    renderView(<DocumentList logic={logic} category="active" />);
+    renderView(
+      <ShellHarness shell={shell}>
+        <DocumentList logic={logic} category="active" />
+      </ShellHarness>,
+    );
     expect(screen.getByText(en['documents.notice.download_unavailable'])).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(en['documents.notice.download_unavailable'])).toBeNull();
+    expect(shell.getSnapshot().context.notice).toBeNull();
   });
 });

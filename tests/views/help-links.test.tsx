@@ -1,9 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import { modalMachine } from '../../machines/modal.machine';
-import { ModalContext } from '../../src/app/modal-context';
 import { DEFAULT_SUPPORT_EMAIL_NL, DEFAULT_SUPPORT_EMAIL_UK } from '../../src/services/help';
 import { HelpLinks } from '../../src/views/shell/help-links';
 import { Sidebar } from '../../src/views/shell/sidebar';
@@ -79,15 +76,9 @@ describe("the sidebar's help", () => {
   });
 
   it('is in the sidebar, in a navigation region of its own', () => {
-    const modal = createActor(modalMachine).start();
-    renderHelp(
-      <ModalContext.Provider value={modal}>
-        <Sidebar showUserMenu={false} />
-      </ModalContext.Provider>,
-    );
+    renderHelp(<Sidebar showUserMenu={false} />);
     const help = screen.getByRole('navigation', { name: 'Help' });
     expect(help.querySelectorAll('a')).toHaveLength(3);
     expect(screen.getByRole('link', { name: /^Quick guide \(PDF\)/ })).toBeTruthy();
-    modal.stop();
   });
 });

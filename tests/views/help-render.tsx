@@ -1,20 +1,19 @@
 // Renders the help views as the shell does: a session whose profile has a given country, the catalog of
 // a given language, a router at a path, and optionally the server's support meta tags in the page.
-import { useEffect, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
 import { render, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { fromPromise } from 'xstate';
 import { SAMPLE_PROFILE } from '../../machines/samples';
-import { sessionMachine } from '../../machines/session.machine';
 import { BaseProviders } from '../../src/app/providers';
 import { SessionContext } from '../../src/app/session';
 import type { Locale } from '../../src/i18n/locale';
 import en from '../../src/i18n/en.json';
 import es from '../../src/i18n/es.json';
 import fr from '../../src/i18n/fr.json';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 const CATALOGS = { en, es, fr };
 let renders = 0;
@@ -39,15 +38,6 @@ export function removeSupportMeta(): void {
   document.head.querySelectorAll('meta[name^="paraph:support-email"]').forEach((meta) => meta.remove());
 }
 
-// The shell asks for the session before any protected screen renders; the profile then loads.
-function RequireSession({ children }: { children: ReactNode }) {
-  const session = SessionContext.useActorRef();
-  useEffect(() => {
-    session.send({ type: 'session.require', returnUrl: '/app/documents' });
-  }, [session]);
-  return <>{children}</>;
-}
-
 // Lets a test wait until the profile is in the session, so an address seen afterwards is the one chosen
 // for the profile's country and not the one shown before it loaded.
 function ProfileLoaded() {
@@ -68,20 +58,17 @@ export function renderHelp(
   }: { locale?: Locale; countryCode?: string; path?: string } = {},
 ): { location: ReturnType<typeof memoryLocation> } {
   const location = memoryLocation({ path, record: true });
-  const logic = sessionMachine.provide({
-    actors: { fetchProfile: fromPromise(async () => ({ ...SAMPLE_PROFILE, countryCode })) },
-  });
+  // The shell asks for the session before any protected screen renders; the profile then loads.
+  const shell = createTestShell({ profile: { ...SAMPLE_PROFILE, countryCode }, requireSession: true });
   renders += 1;
   const prefix = `help-${renders}-`;
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <IdPrefixProvider value={prefix}>
       <BaseProviders locale={locale} messages={CATALOGS[locale]}>
-        <SessionContext.Provider logic={logic} options={{ input: { storedToken: 'token' } }}>
-          <RequireSession>
-            <ProfileLoaded />
-            <Router hook={location.hook}>{children}</Router>
-          </RequireSession>
-        </SessionContext.Provider>
+        <ShellHarness shell={shell}>
+          <ProfileLoaded />
+          <Router hook={location.hook}>{children}</Router>
+        </ShellHarness>
       </BaseProviders>
     </IdPrefixProvider>
   );

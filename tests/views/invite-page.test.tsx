@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router, Switch } from 'wouter';
 import en from '../../src/i18n/en.json';
 import type { InviteAcceptLogic } from '../../src/views/signflow/invite-page';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 // openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import.
 const network = await vi.hoisted(async () => {
@@ -30,10 +31,9 @@ const network = await vi.hoisted(async () => {
 
 const { BaseProviders } = await import('../../src/app/providers');
 const { ErrorBoundary } = await import('../../src/app/error-boundary');
-const { inviteAcceptLogic } = await import('../../src/app/compose-invite');
+const { composeInviteAccept } = await import('../../src/app/compose-invite');
 const { InvitePage } = await import('../../src/views/signflow/invite-page');
 const { ListNotice } = await import('../../src/views/documents/list-notice');
-const { dismissNotice, readNotice } = await import('../../src/services/notices');
 const { sampleDocument } = await import('../../machines/samples');
 
 const INVITE_ID = '5b1f0c1e-7a4e-4c1b-9d0e-2f3a4b5c6d7e';
@@ -42,16 +42,22 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-/** The app's frame around the invitation route: its base, error boundary, and the two places it leads. */
+/**
+ * The app's frame around the invitation route: its shell (which keeps the list's notice), base, error
+ * boundary, and the two places it leads.
+ */
 function renderInviteLink(
   path = `/app/signflowmember/invite/${INVITE_ID}`,
-  logic: InviteAcceptLogic = inviteAcceptLogic,
+  shell: TestShell = createTestShell(),
+  logic: InviteAcceptLogic = composeInviteAccept(shell),
 ) {
   window.history.replaceState(null, '', path);
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <IdPrefixProvider value="invite-">
       <BaseProviders locale="en" messages={en}>
-        <Router base="/app">{children}</Router>
+        <ShellHarness shell={shell}>
+          <Router base="/app">{children}</Router>
+        </ShellHarness>
       </BaseProviders>
     </IdPrefixProvider>
   );
@@ -87,7 +93,6 @@ describe('the invitation link', () => {
   afterEach(() => {
     vi.restoreAllMocks();
     network.calls.length = 0;
-    dismissNotice();
   });
 
   it('accepts the invitation and opens its first document in place of the link', async () => {
@@ -156,14 +161,16 @@ describe('the invitation link', () => {
     // Every ending records its error code in the same step as its navigation: once it is recorded, a
     // navigation would have happened.
     const rememberError = vi.fn();
+    const shell = createTestShell();
     renderInviteLink(
       `/app/signflowmember/invite/${INVITE_ID}`,
-      inviteAcceptLogic.provide({ actions: { rememberError } }),
+      shell,
+      composeInviteAccept(shell).provide({ actions: { rememberError } }),
     );
 
     await waitFor(() => expect(rememberError).toHaveBeenCalledTimes(1));
     expect(window.location.pathname).toBe(`/app/signflowmember/invite/${INVITE_ID}`);
-    expect(readNotice()).toBeNull();
+    expect(shell.getSnapshot().context.notice).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -5,12 +5,12 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LanguageLocale } from '../../machines/language.machine';
-import { sessionMachine } from '../../machines/session.machine';
 import { ApiError } from '../../src/api/errors';
-import { SessionContext } from '../../src/app/session';
+import { languageLogic } from '../../src/app/compose-preferences';
 import { getLocaleState } from '../../src/i18n/locale';
 import { SidebarLanguage } from '../../src/views/shell/sidebar-language';
 import { renderView } from './render';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
 
@@ -19,12 +19,13 @@ vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
   saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
 }));
 
+/** The selector in the shell, whose language actor is the app's own (only the profile save is faked). */
 function renderSelector() {
-  const session = sessionMachine.provide({});
+  const shell = createTestShell({ storedToken: null, language: languageLogic });
   renderView(
-    <SessionContext.Provider logic={session} options={{ input: { storedToken: null } }}>
+    <ShellHarness shell={shell}>
       <SidebarLanguage />
-    </SessionContext.Provider>,
+    </ShellHarness>,
   );
   return screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
 }

@@ -10,18 +10,14 @@ import { render, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { fromPromise } from 'xstate';
-import { SAMPLE_PROFILE } from '../../machines/samples';
-import { sessionMachine } from '../../machines/session.machine';
-import type { Profile, TokenGrant } from '../../machines/types';
 import { BaseProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/routes';
-import { SessionContext } from '../../src/app/session';
 import type { Locale } from '../../src/i18n/locale';
 import type { Catalog } from '../../src/i18n/messages';
 import en from '../../src/i18n/en.json';
 import es from '../../src/i18n/es.json';
 import fr from '../../src/i18n/fr.json';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 // The real client (services still add their middleware), but no call is ever answered.
 vi.mock('../../src/api/client', async (importOriginal) => {
@@ -42,13 +38,6 @@ vi.mock('../../src/api/client', async (importOriginal) => {
 
 const CATALOGS: Record<Locale, Catalog> = { en, es, fr };
 
-const session = sessionMachine.provide({
-  actors: {
-    fetchProfile: fromPromise<Profile>(async () => SAMPLE_PROFILE),
-    fetchToken: fromPromise<TokenGrant>(() => new Promise<never>(() => {})),
-  },
-});
-
 // A prefix per render keeps Fluent's ids apart, as tests/views/render.tsx explains.
 let renders = 0;
 
@@ -56,13 +45,15 @@ function renderRoute(path: string, locale: Locale = 'en') {
   const location = memoryLocation({ path });
   renders += 1;
   const prefix = `title-${renders}-`;
+  // The real shell; its session reads the sample profile at once, the token exchange never answers.
+  const shell = createTestShell({ storedToken: 'stored-token' });
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <IdPrefixProvider value={prefix}>
-      <SessionContext.Provider logic={session} options={{ input: { storedToken: 'stored-token' } }}>
+      <ShellHarness shell={shell}>
         <BaseProviders locale={locale} messages={CATALOGS[locale]}>
           <Router hook={location.hook}>{children}</Router>
         </BaseProviders>
-      </SessionContext.Provider>
+      </ShellHarness>
     </IdPrefixProvider>
   );
   render(<AppRoutes />, { wrapper: Wrapper });

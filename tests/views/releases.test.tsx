@@ -8,14 +8,7 @@ import { createIntl } from 'react-intl';
 import { describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, fromPromise } from 'xstate';
-import { modalMachine } from '../../machines/modal.machine';
-import { SAMPLE_PROFILE } from '../../machines/samples';
-import { sessionMachine } from '../../machines/session.machine';
-import type { Profile } from '../../machines/types';
-import { ModalContext } from '../../src/app/modal-context';
 import { BaseProviders } from '../../src/app/providers';
-import { SessionContext } from '../../src/app/session';
 import { APP_VERSION } from '../../src/app/version';
 import { LOCALES, type Locale } from '../../src/i18n/locale';
 import type { Catalog } from '../../src/i18n/messages';
@@ -27,6 +20,7 @@ import en from '../../src/i18n/en.json';
 import es from '../../src/i18n/es.json';
 import fr from '../../src/i18n/fr.json';
 import { version as packageVersion } from '../../package.json';
+import { createTestShell, ShellHarness } from './shell-harness';
 
 const CATALOGS: Record<Locale, Catalog> = { en, es, fr };
 
@@ -176,17 +170,11 @@ describe('the release notes page', () => {
 
 describe('the version label', () => {
   function renderSidebar(path: string, onNavigate?: () => void) {
-    const session = sessionMachine.provide({
-      actors: { fetchProfile: fromPromise<Profile>(async () => SAMPLE_PROFILE) },
-    });
-    const modal = createActor(modalMachine).start();
     return renderIn(
       'en',
-      <SessionContext.Provider logic={session} options={{ input: { storedToken: null } }}>
-        <ModalContext.Provider value={modal}>
-          <Sidebar showUserMenu={false} {...(onNavigate ? { onNavigate } : {})} />
-        </ModalContext.Provider>
-      </SessionContext.Provider>,
+      <ShellHarness shell={createTestShell({ storedToken: null })}>
+        <Sidebar showUserMenu={false} {...(onNavigate ? { onNavigate } : {})} />
+      </ShellHarness>,
       path,
     );
   }

@@ -2,23 +2,26 @@
 // not that the document could not be uploaded for no reason.
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
-import { modalMachine } from '../../machines/modal.machine';
+import { beforeEach, expect, it } from 'vitest';
+import { fromCallback, fromPromise } from 'xstate';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { uploadMachine, type StorageEvent } from '../../machines/upload.machine';
-import { ModalContext } from '../../src/app/modal-context';
+import type { ModalActorRef } from '../../src/app/modal-context';
 import { UploadModal } from '../../src/views/upload/upload-modal';
 import { renderView } from './render';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
-let modal: Actor<typeof modalMachine>;
+let shell: TestShell;
+let modal: ModalActorRef;
 
+// The upload modal open in the shell, as the sidebar's Upload button leaves it.
 beforeEach(() => {
-  modal = createActor(modalMachine).start();
+  shell = createTestShell();
+  const child = shell.getSnapshot().children.modal;
+  if (!child) throw new Error('the shell has no modal');
+  modal = child;
   modal.send({ type: 'modal.open', name: 'documentUpload' });
 });
-
-afterEach(() => modal.stop());
 
 it('asks to wait a minute when too many uploads were started', async () => {
   const logic = uploadMachine.provide({
@@ -32,9 +35,9 @@ it('asks to wait a minute when too many uploads were started', async () => {
     actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
   });
   renderView(
-    <ModalContext.Provider value={modal}>
+    <ShellHarness shell={shell}>
       <UploadModal logic={logic} />
-    </ModalContext.Provider>,
+    </ShellHarness>,
   );
   const user = userEvent.setup();
 

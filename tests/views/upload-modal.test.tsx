@@ -1,16 +1,16 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createIntl } from 'react-intl';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
-import { modalMachine } from '../../machines/modal.machine';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromCallback, fromPromise } from 'xstate';
 import { SAMPLE_TICKET } from '../../machines/samples';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { uploadMachine, type StorageEvent } from '../../machines/upload.machine';
-import { ModalContext } from '../../src/app/modal-context';
+import type { ModalActorRef } from '../../src/app/modal-context';
 import { storageFailureCode } from '../../src/services/upload';
 import { formatSizeLimit, UploadModal } from '../../src/views/upload/upload-modal';
 import { renderView } from './render';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const pdf = (name: string) => new File(['%PDF-1.7\n'], name, { type: 'application/pdf' });
 const text = (name: string) => new File(['hello'], name, { type: 'text/plain' });
@@ -21,14 +21,17 @@ function pdfOfSize(name: string, size: number): File {
   return file;
 }
 
-let modal: Actor<typeof modalMachine>;
+let shell: TestShell;
+let modal: ModalActorRef;
 
+// The upload modal open in the shell, as the sidebar's Upload button leaves it.
 beforeEach(() => {
-  modal = createActor(modalMachine).start();
+  shell = createTestShell();
+  const child = shell.getSnapshot().children.modal;
+  if (!child) throw new Error('the shell has no modal');
+  modal = child;
   modal.send({ type: 'modal.open', name: 'documentUpload' });
 });
-
-afterEach(() => modal.stop());
 
 /** The upload machine with fake effects: the storage POST reports `percent` and then waits forever. */
 function renderModal({
@@ -51,9 +54,9 @@ function renderModal({
     actions: { closeModal: () => modal.send({ type: 'modal.close' }) },
   });
   renderView(
-    <ModalContext.Provider value={modal}>
+    <ShellHarness shell={shell}>
       <UploadModal logic={logic} />
-    </ModalContext.Provider>,
+    </ShellHarness>,
   );
   return { requestUpload, sendToStorage, createDocument };
 }

@@ -1,21 +1,19 @@
 // The welcome screen on first use (spec 000 §1) as the shell runs it: the session's profile decides,
 // the modal machine shows it, and closing it by any way saves welcome_screen_watched.
-import { useEffect } from 'react';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LanguageLocale } from '../../machines/language.machine';
-import { modalMachine } from '../../machines/modal.machine';
+import type { ModalName } from '../../machines/modal.machine';
 import { SAMPLE_PROFILE } from '../../machines/samples';
-import { sessionMachine } from '../../machines/session.machine';
 import type { Profile } from '../../machines/types';
-import { ModalContext, type ModalActorRef } from '../../src/app/modal-context';
-import { SessionContext } from '../../src/app/session';
-import { ShellPreferences } from '../../src/views/shell/shell-preferences';
+import { languageLogic, welcomeLogic } from '../../src/app/compose-preferences';
+import { useModalActor } from '../../src/app/modal-context';
 import { WelcomeModal } from '../../src/views/welcome/welcome-modal';
 import { findOpenDialog, renderView } from './render';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const saves = vi.hoisted(() => ({
   welcome: vi.fn(async () => {}),
@@ -28,38 +26,36 @@ vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
   saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
 }));
 
-let modalActor: ModalActorRef | null = null;
-
-function Shell({ openFirst }: { openFirst?: string }) {
-  const session = SessionContext.useActorRef();
-  const modal = useActorRef(modalMachine);
-  const name = useSelector(modal, (snapshot) =>
+function OpenModal() {
+  const name = useSelector(useModalActor(), (snapshot) =>
     snapshot.matches('closed') ? 'none' : snapshot.context.name,
   );
-  useEffect(() => {
-    modalActor = modal;
-    if (openFirst) modal.send({ type: 'modal.open', name: openFirst });
-    session.send({ type: 'session.require', returnUrl: '/app/documents' });
-  }, [modal, session, openFirst]);
-  return (
-    <ModalContext.Provider value={modal}>
-      <button type="button">Before</button>
-      <output aria-label="open modal">{name}</output>
-      <ShellPreferences />
-      <WelcomeModal />
-    </ModalContext.Provider>
-  );
+  return <output aria-label="open modal">{name}</output>;
 }
 
-function renderShell(profile: Profile, openFirst?: string) {
+const modalOf = (shell: TestShell) => {
+  const modal = shell.getSnapshot().children.modal;
+  if (!modal) throw new Error('the shell has no modal');
+  return modal;
+};
+
+/**
+ * The shell with the app's welcome and language actors (only their saves are faked): the session reads
+ * `profile` when a protected screen asks for it, optionally while another modal is already open.
+ */
+function renderShell(profile: Profile, openFirst?: ModalName) {
   const fetchProfile = vi.fn(async () => profile);
-  const logic = sessionMachine.provide({ actors: { fetchProfile: fromPromise(fetchProfile) } });
+  const shell = createTestShell({ fetchProfile, welcome: welcomeLogic, language: languageLogic });
+  if (openFirst) modalOf(shell).send({ type: 'modal.open', name: openFirst });
+  shell.getSnapshot().children.session?.send({ type: 'session.require', returnUrl: '/app/documents' });
   renderView(
-    <SessionContext.Provider logic={logic} options={{ input: { storedToken: 'token' } }}>
-      <Shell {...(openFirst ? { openFirst } : {})} />
-    </SessionContext.Provider>,
+    <ShellHarness shell={shell}>
+      <button type="button">Before</button>
+      <OpenModal />
+      <WelcomeModal />
+    </ShellHarness>,
   );
-  return { fetchProfile };
+  return { fetchProfile, shell };
 }
 
 const NEW_USER: Profile = { ...SAMPLE_PROFILE, welcomeScreenWatched: false };
@@ -67,7 +63,6 @@ const NEW_USER: Profile = { ...SAMPLE_PROFILE, welcomeScreenWatched: false };
 beforeEach(() => {
   saves.welcome.mockReset().mockResolvedValue(undefined);
   saves.locale.mockReset().mockResolvedValue(undefined);
-  modalActor = null;
 });
 
 describe('welcome modal', () => {
@@ -101,13 +96,13 @@ describe('welcome modal', () => {
   it('"Get started" closes it and stores the flag once; it does not open again in this page', async () => {
     const user = userEvent.setup();
     saves.welcome.mockRejectedValue(new Error('offline'));
-    renderShell(NEW_USER);
+    const { shell } = renderShell(NEW_USER);
     await findOpenDialog('Welcome to Paraph');
     await user.click(screen.getByRole('button', { name: 'Get started' }));
     await waitFor(() => expect(saves.welcome).toHaveBeenCalledTimes(1));
     // The save failed, so the profile still says false; the page does not show it twice.
-    act(() => modalActor?.send({ type: 'modal.open', name: 'delete' }));
-    act(() => modalActor?.send({ type: 'modal.close' }));
+    act(() => modalOf(shell).send({ type: 'modal.open', name: 'delete' }));
+    act(() => modalOf(shell).send({ type: 'modal.close' }));
     expect(screen.getByLabelText('open modal').textContent).toBe('none');
     expect(saves.welcome).toHaveBeenCalledTimes(1);
   });
@@ -121,11 +116,12 @@ describe('welcome modal', () => {
   });
 
   it('waits for another open modal to close, then opens', async () => {
-    renderShell(NEW_USER, 'confirm');
-    await waitFor(() => expect(screen.getByLabelText('open modal').textContent).toBe('confirm'));
+    const { shell } = renderShell(NEW_USER, 'confirm');
+    // The profile has reached the shell while the other modal is open: the welcome screen waits.
+    await waitFor(() => expect(shell.getSnapshot().context.welcomeScreenWatched).toBe(false));
     await act(async () => {});
     expect(screen.getByLabelText('open modal').textContent).toBe('confirm');
-    act(() => modalActor?.send({ type: 'modal.close' }));
+    act(() => modalOf(shell).send({ type: 'modal.close' }));
     await findOpenDialog('Welcome to Paraph');
     expect(saves.welcome).not.toHaveBeenCalled();
   });

@@ -1,6 +1,7 @@
 // The addConnection modal (spec 000 §2, §5): a search box whose query the connections machine searches
 // after a second without typing; the first person not already connected or asked is offered, and an
-// address nobody uses yet can be invited. The modal machine says whether it is open.
+// address nobody uses yet can be invited. The connections machine's `add` region says whether it is open,
+// and every way of closing it (Cancel, Esc, a request sent) goes through that machine.
 import {
   Button,
   Dialog,
@@ -21,7 +22,6 @@ import {
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { isInvitable, isSearchable } from '../../../machines/connections.machine';
-import { useModalActor } from '../../app/modal-context';
 import { useConnectionsStyles, type ConnectionsActor } from './connections-styles';
 
 const useStyles = makeStyles({
@@ -99,7 +99,6 @@ function SearchOutcome({ connections }: { connections: ConnectionsActor }) {
 function AddConnectionBody({ connections }: { connections: ConnectionsActor }) {
   const intl = useIntl();
   const shared = useConnectionsStyles();
-  const modal = useModalActor();
   const query = useSelector(connections, (snapshot) => snapshot.context.query);
   const hasResult = useSelector(connections, (snapshot) => snapshot.context.result !== null);
   const canSubmit = useSelector(connections, (snapshot) => snapshot.can({ type: 'add.submit' }));
@@ -149,7 +148,7 @@ function AddConnectionBody({ connections }: { connections: ConnectionsActor }) {
             id: hasResult || !canSubmit ? 'connections.user.add.submit' : 'connections.user.add.inviteSubmit',
           })}
         </Button>
-        <Button className={shared.button} onClick={() => modal.send({ type: 'modal.close' })}>
+        <Button className={shared.button} onClick={() => connections.send({ type: 'add.close' })}>
           {intl.formatMessage({ id: 'common.cancel' })}
         </Button>
       </DialogActions>
@@ -159,16 +158,12 @@ function AddConnectionBody({ connections }: { connections: ConnectionsActor }) {
 
 export function AddConnectionDialog({ connections }: { connections: ConnectionsActor }) {
   const shared = useConnectionsStyles();
-  const modal = useModalActor();
-  const isOpen = useSelector(
-    modal,
-    (snapshot) => snapshot.matches('open') && snapshot.context.name === 'addConnection',
-  );
+  const isOpen = useSelector(connections, (snapshot) => snapshot.matches({ add: 'open' }));
   return (
     <Dialog
       open={isOpen}
       onOpenChange={(_event, data) => {
-        if (!data.open) modal.send({ type: data.type === 'escapeKeyDown' ? 'key.escape' : 'modal.close' });
+        if (!data.open) connections.send({ type: 'add.close' });
       }}
     >
       <DialogSurface className={shared.surface}>

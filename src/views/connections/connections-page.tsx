@@ -1,7 +1,6 @@
 // /app/connections/users: the pending requests (accept / reject an inbound one, cancel an outbound one),
 // each connection's name, e-mail and when it was last seen (remove after a destructive confirmation),
 // and the "add a connection by e-mail" dialog, all rendered from the connections machine.
-import { useEffect } from 'react';
 import {
   Button,
   Dialog,
@@ -25,14 +24,14 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { PersonAdd20Regular } from '@fluentui/react-icons';
+import { Mail20Regular, People20Regular, PersonAdd20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ConnectionRequestItem, RowAction } from '../../../machines/connections.machine';
 import { actorOptions } from '../../app/inspect';
-import { useModalActor } from '../../app/modal-context';
 import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
+import { EmptyState } from '../empty-state';
 import { formatDateTime } from '../format';
 import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
@@ -135,13 +134,28 @@ function RequestList({ connections }: { connections: ConnectionsActor }) {
   const entrance = useRowEntranceStyles();
   const intl = useIntl();
   const requests = useSelector(connections, (snapshot) => snapshot.context.requests);
-  if (requests.length === 0) return null;
   const title = intl.formatMessage({ id: 'connections.requests.title' });
+  const heading = (
+    <Title3 as="h2" id="connection-requests-heading">
+      {title}
+    </Title3>
+  );
+  if (requests.length === 0) {
+    return (
+      <section className={styles.section} aria-labelledby="connection-requests-heading">
+        {heading}
+        <EmptyState
+          isCompact
+          icon={<Mail20Regular />}
+          title={intl.formatMessage({ id: 'connections.requests.empty' })}
+          description={intl.formatMessage({ id: 'connections.requests.empty.hint' })}
+        />
+      </section>
+    );
+  }
   return (
     <section className={styles.section} aria-labelledby="connection-requests-heading">
-      <Title3 as="h2" id="connection-requests-heading">
-        {title}
-      </Title3>
+      {heading}
       <ul className={styles.cards} aria-label={title}>
         {requests.map((request, index) => {
           const { name, email } = personOf(request);
@@ -312,7 +326,16 @@ function RemoveDialog({ connections }: { connections: ConnectionsActor }) {
   );
 }
 
-function ConnectionsBody({ connections, label }: { connections: ConnectionsActor; label: string }) {
+function ConnectionsBody({
+  connections,
+  label,
+  onAdd,
+}: {
+  connections: ConnectionsActor;
+  label: string;
+  onAdd: () => void;
+}) {
+  const styles = useConnectionsStyles();
   const intl = useIntl();
   const isFailed = useSelector(connections, (snapshot) => snapshot.matches({ list: 'failed' }));
   // A reload after an action keeps the rows on screen; only the first load shows the spinner.
@@ -340,29 +363,22 @@ function ConnectionsBody({ connections, label }: { connections: ConnectionsActor
       {/* Without a heading of its own the list reads as more requests when some are shown above it. */}
       <Title3 as="h2">{intl.formatMessage({ id: 'connections.users.listTitle' })}</Title3>
       {hasNoConnections ? (
-        <Text as="p">{intl.formatMessage({ id: 'connections.users.empty' })}</Text>
+        <EmptyState
+          icon={<People20Regular />}
+          title={intl.formatMessage({ id: 'connections.users.empty' })}
+          description={intl.formatMessage({ id: 'connections.users.empty.hint' })}
+          action={
+            // Not a second primary button: the toolbar's "Add a connection" is the page's.
+            <Button className={styles.button} icon={<PersonAdd20Regular />} onClick={onAdd}>
+              {intl.formatMessage({ id: 'connections.users.empty.add' })}
+            </Button>
+          }
+        />
       ) : (
         <ConnectionList connections={connections} label={label} />
       )}
     </>
   );
-}
-
-/** Mirrors the modal machine's addConnection dialog into the connections machine's `add` region. */
-function useAddDialogSync(connections: ConnectionsActor) {
-  const modal = useModalActor();
-  useEffect(() => {
-    const sync = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
-      const isModalOpen = snapshot.matches('open') && snapshot.context.name === 'addConnection';
-      const isAddOpen = connections.getSnapshot().matches({ add: 'open' });
-      if (isModalOpen && !isAddOpen) connections.send({ type: 'add.open' });
-      if (!isModalOpen && isAddOpen) connections.send({ type: 'add.close' });
-    };
-    sync(modal.getSnapshot());
-    const subscription = modal.subscribe(sync);
-    return () => subscription.unsubscribe();
-  }, [modal, connections]);
-  return modal;
 }
 
 export type { ConnectionsLogic };
@@ -371,9 +387,9 @@ export function ConnectionsPage({ logic }: { logic: ConnectionsLogic }) {
   const styles = useConnectionsStyles();
   const intl = useIntl();
   const connections = useActorRef(logic, actorOptions({}));
-  const modal = useAddDialogSync(connections);
   const title = intl.formatMessage({ id: 'connections.users.title' });
   usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
+  const openAdd = () => connections.send({ type: 'add.open' });
 
   return (
     <section className={styles.page} aria-labelledby="connections-heading">
@@ -383,13 +399,13 @@ export function ConnectionsPage({ logic }: { logic: ConnectionsLogic }) {
           appearance="primary"
           className={styles.button}
           icon={<PersonAdd20Regular />}
-          onClick={() => modal.send({ type: 'modal.open', name: 'addConnection' })}
+          onClick={openAdd}
         >
           {intl.formatMessage({ id: 'connections.users.add' })}
         </Button>
       </div>
       <ActionError connections={connections} />
-      <ConnectionsBody connections={connections} label={title} />
+      <ConnectionsBody connections={connections} label={title} onAdd={openAdd} />
       <RemoveDialog connections={connections} />
       <AddConnectionDialog connections={connections} />
     </section>

@@ -1,6 +1,7 @@
 // The signGroupEdit and signGroupDelete modals (spec 000 §2, §5, §8), rendered from the sign-groups
-// machine's `dialog` region; the modal machine says whether one is open. Every field keeps what was
-// typed through a failed save.
+// machine's `dialog` region, which alone says whether one is open; every way of closing them (Cancel, Esc,
+// a save or delete that succeeded) goes through that machine. Every field keeps what was typed through a
+// failed save.
 import {
   Button,
   Dialog,
@@ -30,7 +31,6 @@ import {
   membersOf,
   type signGroupsMachine,
 } from '../../../machines/sign-groups.machine';
-import { useModalActor } from '../../app/modal-context';
 import { useConnectionsStyles } from './connections-styles';
 
 export type SignGroupsLogic = typeof signGroupsMachine;
@@ -243,7 +243,6 @@ function EditorBody({ groups }: { groups: SignGroupsActor }) {
   const intl = useIntl();
   const styles = useStyles();
   const shared = useConnectionsStyles();
-  const modal = useModalActor();
   const isEdit = useSelector(groups, (snapshot) => snapshot.context.groupId !== null);
   const isLoading = useSelector(
     groups,
@@ -311,7 +310,7 @@ function EditorBody({ groups }: { groups: SignGroupsActor }) {
             })}
           </Button>
         )}
-        <Button className={shared.button} onClick={() => modal.send({ type: 'modal.close' })}>
+        <Button className={shared.button} onClick={() => groups.send({ type: 'dialog.close' })}>
           {intl.formatMessage({ id: 'common.cancel' })}
         </Button>
       </DialogActions>
@@ -322,7 +321,6 @@ function EditorBody({ groups }: { groups: SignGroupsActor }) {
 function DeleteBody({ groups }: { groups: SignGroupsActor }) {
   const intl = useIntl();
   const shared = useConnectionsStyles();
-  const modal = useModalActor();
   const name = useSelector(
     groups,
     (snapshot) => snapshot.context.groups.find((group) => group.id === snapshot.context.groupId)?.name ?? '',
@@ -361,7 +359,7 @@ function DeleteBody({ groups }: { groups: SignGroupsActor }) {
         >
           {intl.formatMessage({ id: 'connections.group.delete.confirm' })}
         </Button>
-        <Button className={shared.button} onClick={() => modal.send({ type: 'modal.close' })}>
+        <Button className={shared.button} onClick={() => groups.send({ type: 'dialog.close' })}>
           {intl.formatMessage({ id: 'common.cancel' })}
         </Button>
       </DialogActions>
@@ -371,17 +369,11 @@ function DeleteBody({ groups }: { groups: SignGroupsActor }) {
 
 export function SignGroupDialogs({ groups }: { groups: SignGroupsActor }) {
   const shared = useConnectionsStyles();
-  const modal = useModalActor();
-  const openName = useSelector(modal, (snapshot) =>
-    snapshot.matches('open') ? snapshot.context.name : null,
-  );
-  const isEditorOpen = useSelector(groups, (snapshot) => snapshot.matches({ dialog: 'editor' }));
-  const isDeletionOpen = useSelector(groups, (snapshot) => snapshot.matches({ dialog: 'deletion' }));
-  const onOpenChange = (_event: unknown, data: { open: boolean; type: string }) => {
-    if (!data.open) modal.send({ type: data.type === 'escapeKeyDown' ? 'key.escape' : 'modal.close' });
+  const showEditor = useSelector(groups, (snapshot) => snapshot.matches({ dialog: 'editor' }));
+  const showDeletion = useSelector(groups, (snapshot) => snapshot.matches({ dialog: 'deletion' }));
+  const onOpenChange = (_event: unknown, data: { open: boolean }) => {
+    if (!data.open) groups.send({ type: 'dialog.close' });
   };
-  const showEditor = openName === 'signGroupEdit' && isEditorOpen;
-  const showDeletion = openName === 'signGroupDelete' && isDeletionOpen;
   return (
     <>
       <Dialog open={showEditor} onOpenChange={onOpenChange}>

@@ -1,6 +1,5 @@
 // /app/connections/groups: the user's sign groups (name and members), creating, editing and deleting
 // them through the signGroupEdit and signGroupDelete modals, all rendered from the sign-groups machine.
-import { useEffect } from 'react';
 import {
   Button,
   Table,
@@ -12,13 +11,13 @@ import {
   Text,
   mergeClasses,
 } from '@fluentui/react-components';
-import { Add20Regular } from '@fluentui/react-icons';
+import { Add20Regular, PeopleTeam24Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { SignGroup } from '../../../machines/sign-groups.machine';
 import { actorOptions } from '../../app/inspect';
-import { useModalActor } from '../../app/modal-context';
 import { usePageTitle } from '../../app/page-title';
+import { EmptyState } from '../empty-state';
 import { CONNECTION_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
 import { useConnectionsStyles } from './connections-styles';
@@ -36,26 +35,19 @@ const memberNames = (group: SignGroup) =>
 function GroupActions({ groups, group }: { groups: SignGroupsActor; group: SignGroup }) {
   const intl = useIntl();
   const styles = useConnectionsStyles();
-  const modal = useModalActor();
   return (
     <div className={styles.cardActions}>
       <Button
         className={styles.button}
         aria-label={intl.formatMessage({ id: 'connections.groups.edit.label' }, { name: group.name })}
-        onClick={() => {
-          groups.send({ type: 'group.edit', groupId: group.id });
-          modal.send({ type: 'modal.open', name: 'signGroupEdit' });
-        }}
+        onClick={() => groups.send({ type: 'group.edit', groupId: group.id })}
       >
         {intl.formatMessage({ id: 'connections.groups.edit' })}
       </Button>
       <Button
         className={styles.button}
         aria-label={intl.formatMessage({ id: 'connections.groups.delete.label' }, { name: group.name })}
-        onClick={() => {
-          groups.send({ type: 'group.delete', groupId: group.id });
-          modal.send({ type: 'modal.open', name: 'signGroupDelete' });
-        }}
+        onClick={() => groups.send({ type: 'group.delete', groupId: group.id })}
       >
         {intl.formatMessage({ id: 'connections.groups.delete' })}
       </Button>
@@ -120,7 +112,16 @@ function GroupList({ groups, label }: { groups: SignGroupsActor; label: string }
   );
 }
 
-function GroupsBody({ groups, label }: { groups: SignGroupsActor; label: string }) {
+function GroupsBody({
+  groups,
+  label,
+  onCreate,
+}: {
+  groups: SignGroupsActor;
+  label: string;
+  onCreate: () => void;
+}) {
+  const styles = useConnectionsStyles();
   const intl = useIntl();
   const isFailed = useSelector(groups, (snapshot) => snapshot.matches({ list: 'failed' }));
   const isFirstLoad = useSelector(
@@ -138,52 +139,41 @@ function GroupsBody({ groups, label }: { groups: SignGroupsActor; label: string 
       />
     );
   }
-  if (isEmpty) return <Text as="p">{intl.formatMessage({ id: 'connections.groups.empty' })}</Text>;
+  if (isEmpty) {
+    return (
+      <EmptyState
+        icon={<PeopleTeam24Regular />}
+        title={intl.formatMessage({ id: 'connections.groups.empty' })}
+        description={intl.formatMessage({ id: 'connections.groups.empty.hint' })}
+        action={
+          // Not a second primary button: the toolbar's "Create a group" is the page's.
+          <Button className={styles.button} icon={<Add20Regular />} onClick={onCreate}>
+            {intl.formatMessage({ id: 'connections.groups.empty.create' })}
+          </Button>
+        }
+      />
+    );
+  }
   return <GroupList groups={groups} label={label} />;
-}
-
-/** Closing a sign group modal (Esc, Cancel, a save that succeeded) closes the machine's dialog too. */
-function useDialogSync(groups: SignGroupsActor) {
-  const modal = useModalActor();
-  useEffect(() => {
-    const sync = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
-      const name = snapshot.matches('open') ? snapshot.context.name : null;
-      const isGroupModal = name === 'signGroupEdit' || name === 'signGroupDelete';
-      if (!isGroupModal && !groups.getSnapshot().matches({ dialog: 'closed' })) {
-        groups.send({ type: 'dialog.close' });
-      }
-    };
-    const subscription = modal.subscribe(sync);
-    return () => subscription.unsubscribe();
-  }, [modal, groups]);
-  return modal;
 }
 
 export function SignGroupsPage({ logic }: { logic: SignGroupsLogic }) {
   const styles = useConnectionsStyles();
   const intl = useIntl();
   const groups = useActorRef(logic, actorOptions({}));
-  const modal = useDialogSync(groups);
   const title = intl.formatMessage({ id: 'connections.groups.title' });
   usePageTitle(intl.formatMessage({ id: 'connections.pageTitle' }));
+  const create = () => groups.send({ type: 'group.create' });
 
   return (
     <section className={styles.page} aria-labelledby="connections-heading">
       <ConnectionsTabs selected="groups" />
       <div className={styles.toolbar}>
-        <Button
-          appearance="primary"
-          className={styles.button}
-          icon={<Add20Regular />}
-          onClick={() => {
-            groups.send({ type: 'group.create' });
-            modal.send({ type: 'modal.open', name: 'signGroupEdit' });
-          }}
-        >
+        <Button appearance="primary" className={styles.button} icon={<Add20Regular />} onClick={create}>
           {intl.formatMessage({ id: 'connections.groups.create' })}
         </Button>
       </div>
-      <GroupsBody groups={groups} label={title} />
+      <GroupsBody groups={groups} label={title} onCreate={create} />
       <SignGroupDialogs groups={groups} />
     </section>
   );

@@ -4,11 +4,13 @@
 // details and participants are the list's details panel (its own actor, in its page variant).
 import { Button, Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeft20Regular, DocumentPdf24Regular } from '@fluentui/react-icons';
+import { useCallback } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
+import { useDocumentChanges } from '../../app/shell-context';
 import type { documentMachine } from '../../../machines/document.machine';
 import { DetailsPanel, type DocumentDetailsLogic } from '../documents/details-panel';
 import { truncateName } from '../format';
@@ -31,6 +33,9 @@ const useStyles = makeStyles({
     '@media (max-width: 767px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
   },
   panel: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  // On a phone the details and their actions come first: a reviewer sent here by a notification sees
+  // Approve without scrolling past a page of the document.
+  sideFirstOnPhone: { minWidth: 0, '@media (max-width: 767px)': { order: -1 } },
 });
 
 export function DocumentPage({
@@ -56,6 +61,10 @@ export function DocumentPage({
     (snapshot) => snapshot.context.document?.attributes.currentUserArchived ?? false,
   );
   usePageTitle(name ?? intl.formatMessage({ id: 'document.pageTitle' }));
+  // After an action taken here (in the details panel) the page reads its document again, as the panel
+  // does: the back link follows an archive, and a deleted document's failed read (not_found) sends the
+  // person to the list, as any failed load does.
+  useDocumentChanges(useCallback(() => document.send({ type: 'document.reload' }), [document]));
 
   // Spec 000 §2: back goes to the archive for a document the user archived; the full viewer goes back
   // to the details page.
@@ -93,7 +102,9 @@ export function DocumentPage({
           <section aria-label={intl.formatMessage({ id: 'document.viewer.label' })}>
             <DocumentViewer document={document} />
           </section>
-          <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
+          <div className={styles.sideFirstOnPhone}>
+            <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
+          </div>
         </div>
       )}
     </article>

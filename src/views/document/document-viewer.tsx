@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine';
+import type { DocumentResource } from '../../../machines/types';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
 import { PdfViewer } from '../../pdf/pdf-viewer';
 import { preloadPdfEngine } from './pdf-viewer-loader';
@@ -29,13 +30,25 @@ function Unavailable() {
   );
 }
 
+/** What the machine's `ready` state holds: done processing, with a PDF or page images to show. */
+function isShowable(document: DocumentResource | null): boolean {
+  if (!document || document.attributes.processing) return false;
+  return Boolean(document.attributes.pdfUrl) || document.attributes.publicImagesFileUrls.length > 0;
+}
+
 export function DocumentViewer({ document }: { document: DocumentActor }) {
   const intl = useIntl();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const isTouch = useMediaQuery(TOUCH_QUERY);
   const isProcessing = useSelector(document, (snapshot) => snapshot.matches('processing'));
   const isUnavailable = useSelector(document, (snapshot) => snapshot.matches('unavailable'));
-  const isReady = useSelector(document, (snapshot) => snapshot.matches('ready'));
+  // Read again after an action (document-page.tsx), a document already on screen stays there, and the
+  // reader keeps their place, until the answer comes: the machine keeps it in its context meanwhile.
+  const isReady = useSelector(
+    document,
+    (snapshot) =>
+      snapshot.matches('ready') || (snapshot.matches('loading') && isShowable(snapshot.context.document)),
+  );
   const attributes = useSelector(document, (snapshot) => snapshot.context.document?.attributes ?? null);
   // A PDF that pdfjs cannot open falls back to the page images; this only remembers that it failed.
   const [pdfFailedUrl, setPdfFailedUrl] = useState<string | null>(null);

@@ -1,8 +1,7 @@
 // The dialogs of the document actions (spec 000 §2 modals confirm, refuse, delete, deleteMultiple,
-// archive, archiveMultiple). The modal machine says which is open and carries the request in its props;
-// this view hands the request to the document-actions actor and renders that actor: the text, the
-// reason field, the busy button, every error of spec 000 §8. The dialog stays mounted (decisions.md).
-import { useEffect } from 'react';
+// archive, archiveMultiple). The shell's document-actions actor holds the request and opened the modal;
+// this view renders that actor: the text, the reason field, the busy button, every error of spec 000 §8.
+// The dialog stays mounted (decisions.md).
 import {
   Button,
   Dialog,
@@ -20,48 +19,22 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useIntl, type IntlShape } from 'react-intl';
-import type { ActorRefFrom } from 'xstate';
 import {
-  DOCUMENT_ACTIONS,
+  ACTION_MODAL_NAMES,
   hasFlowInProgress,
   isSigned,
   type DocumentAction,
 } from '../../../machines/document-actions-rules';
-import {
-  REFUSE_REASON_MAX_LENGTH,
-  STALE_DOCUMENT_CODES,
-  type ActionRequest,
-  type documentActionsMachine,
-} from '../../../machines/document-actions.machine';
-import type { ModalProps } from '../../../machines/modal.machine';
+import { REFUSE_REASON_MAX_LENGTH, STALE_DOCUMENT_CODES } from '../../../machines/document-actions.machine';
 import type { DocumentResource } from '../../../machines/types';
 import { truncateName } from '../format';
-import { actorOptions } from '../../app/inspect';
 import { useModalActor } from '../../app/modal-context';
+import { useShellChild, type ShellChild } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
 
-export type DocumentActionsLogic = typeof documentActionsMachine;
-type DocumentActionsActor = ActorRefFrom<DocumentActionsLogic>;
-
-const ACTION_MODAL_NAMES: readonly string[] = [
-  'confirm',
-  'refuse',
-  'delete',
-  'deleteMultiple',
-  'archive',
-  'archiveMultiple',
-];
-
-/** The request a row menu or the bulk bar put in the modal's props, if it is one. */
-export function requestOfProps(props: ModalProps): ActionRequest | null {
-  const request = props.request;
-  if (typeof request !== 'object' || request === null) return null;
-  const { action, documents } = request as Record<string, unknown>;
-  if (!(DOCUMENT_ACTIONS as readonly unknown[]).includes(action) || !Array.isArray(documents)) return null;
-  return { action: action as DocumentAction, documents: documents as ActionRequest['documents'] };
-}
+type DocumentActionsActor = ShellChild<'documentActions'>;
 
 const TITLES: Record<Exclude<DocumentAction, 'archive' | 'delete'>, MessageId> = {
   refuse: 'documents.refuse.title',
@@ -91,7 +64,7 @@ const ERRORS: Record<DocumentAction, MessageId> = {
   download: 'common.error.generic',
 };
 
-/** The message of a failed action: spec 000 §8, singular or plural by the number of documents. */
+/** The message of a failed action: spec 000 §8's catalogue, singular or plural by the number of documents. */
 export function actionErrorText(
   intl: IntlShape,
   action: DocumentAction,
@@ -101,11 +74,26 @@ export function actionErrorText(
   if (action === 'cancelSignFlow' && code === 'document_already_signed') {
     return intl.formatMessage({ id: 'documents.cancelSignFlow.error.alreadySigned' });
   }
-  if (action === 'delete' && code === 'participant_action_pending') {
-    return intl.formatMessage({ id: 'documents.delete.error.pendingAction' }, { count });
-  }
-  if (STALE_DOCUMENT_CODES.includes(code)) return intl.formatMessage({ id: 'documents.actions.changed' });
   return intl.formatMessage({ id: ERRORS[action] }, { count });
+}
+
+/**
+ * What more can be said after the catalogue's message, never instead of it: what the person must do
+ * first, or that the document changed meanwhile and the list shows it now.
+ */
+export function actionErrorDetail(
+  intl: IntlShape,
+  action: DocumentAction,
+  code: string,
+  documents: DocumentResource[],
+  blockedIds: string[],
+): string | null {
+  if (action === 'delete' && code === 'participant_action_pending') {
+    return intl.formatMessage({ id: 'documents.delete.error.pendingAction' }, { count: documents.length });
+  }
+  // The catalogue's message for a flow no longer in progress says it all.
+  if (code === 'document_already_signed') return null;
+  return STALE_DOCUMENT_CODES.includes(code) ? staleText(intl, documents, blockedIds) : null;
 }
 
 /** A selection that changed meanwhile: which of its documents stopped the action, when the server said. */
@@ -129,13 +117,28 @@ const useStyles = makeStyles({
   progress: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM },
 });
 
+/** The catalogue's message, then what more there is to say, each on its own line. */
+function ErrorLines({ lines }: { lines: (string | null)[] }) {
+  return (
+    <>
+      {lines
+        .filter((line): line is string => line !== null)
+        .map((line) => (
+          <span key={line} style={{ display: 'block' }}>
+            {line}
+          </span>
+        ))}
+    </>
+  );
+}
+
 function titleOf(intl: IntlShape, action: DocumentAction, count: number): string {
   if (action === 'archive') return intl.formatMessage({ id: 'documents.archive.title' }, { count });
   if (action === 'delete') return intl.formatMessage({ id: 'documents.delete.title' }, { count });
   return intl.formatMessage({ id: TITLES[action] });
 }
 
-function ActionText({ action, documents }: ActionRequest) {
+function ActionText({ action, documents }: { action: DocumentAction; documents: DocumentResource[] }) {
   const intl = useIntl();
   const styles = useStyles();
   const count = documents.length;
@@ -240,17 +243,15 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
             />
           </Field>
         )}
-        {isFailed && errorCode && (
-          <MessageBar intent="error" role="alert">
-            <MessageBarBody>{actionErrorText(intl, action, errorCode, count)}</MessageBarBody>
-          </MessageBar>
-        )}
-        {isStale && errorCode && (
-          <MessageBar intent="warning" role="alert">
+        {(isFailed || isStale) && errorCode && (
+          <MessageBar intent={isStale ? 'warning' : 'error'} role="alert">
             <MessageBarBody>
-              {errorCode === 'document_already_signed'
-                ? actionErrorText(intl, action, errorCode, count)
-                : staleText(intl, documents, blockedIds)}
+              <ErrorLines
+                lines={[
+                  actionErrorText(intl, action, errorCode, count),
+                  actionErrorDetail(intl, action, errorCode, documents, blockedIds),
+                ]}
+              />
             </MessageBarBody>
           </MessageBar>
         )}
@@ -289,40 +290,17 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
   );
 }
 
-/** One document-actions actor for the shell, driven by the modal machine's openings. */
-export function ActionModals({ logic }: { logic: DocumentActionsLogic }) {
+/** The shell's document-actions actor, shown while it holds a request and the modal shows its dialog. */
+export function ActionModals() {
   const styles = useStyles();
   const modal = useModalActor();
-  const actions = useActorRef(logic, actorOptions({}));
+  const actions = useShellChild('documentActions');
   const isOpen = useSelector(
     modal,
-    (snapshot) => snapshot.matches('open') && ACTION_MODAL_NAMES.includes(snapshot.context.name ?? ''),
+    (snapshot) =>
+      snapshot.matches('open') &&
+      (ACTION_MODAL_NAMES as readonly string[]).includes(snapshot.context.name ?? ''),
   );
-
-  useEffect(() => {
-    // Each opening carries a new props object: that is one request. Closing drops a request not yet run.
-    let seenProps: ModalProps | null = null;
-    const onModal = (snapshot: ReturnType<typeof modal.getSnapshot>) => {
-      const isActionModal =
-        snapshot.matches('open') && ACTION_MODAL_NAMES.includes(snapshot.context.name ?? '');
-      if (!isActionModal) {
-        if (seenProps !== null) actions.send({ type: 'action.dismiss' });
-        seenProps = null;
-        return;
-      }
-      if (snapshot.context.props === seenProps) return;
-      seenProps = snapshot.context.props;
-      const request = requestOfProps(snapshot.context.props);
-      if (request) actions.send({ type: 'action.request', ...request });
-    };
-    onModal(modal.getSnapshot());
-    const subscription = modal.subscribe(onModal);
-    const confirmed = modal.on('modal.confirmed', () => actions.send({ type: 'action.confirm' }));
-    return () => {
-      subscription.unsubscribe();
-      confirmed.unsubscribe();
-    };
-  }, [modal, actions]);
 
   return (
     <Dialog

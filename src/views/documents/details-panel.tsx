@@ -1,9 +1,9 @@
 // The details side panel (spec 000 §2, from 768 px beside the list) and the participants of the document
 // page: name, owner, size, status, uploaded date, the reviewers and signatories with their participant
-// states (spec 000 §4), an open-document button and a preview of the first page; several selected
-// documents show their count. Everything comes from a document-details actor; the view only follows the
-// selection it is given.
-import { useContext, useEffect } from 'react';
+// states (spec 000 §4), every action the person may take on it (document-actions-bar.tsx), an
+// open-document button and a preview of the first page; several selected documents show their count.
+// Everything comes from a document-details actor; the view only follows the selection it is given.
+import { useCallback, useEffect } from 'react';
 import {
   Button,
   Caption1,
@@ -13,30 +13,22 @@ import {
   mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import {
-  DismissCircle20Regular,
-  Edit20Regular,
-  Open20Regular,
-  PenSparkle20Regular,
-  Signature20Regular,
-} from '@fluentui/react-icons';
+import { Open20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import { Link } from 'wouter';
 import type { Participant, documentDetailsMachine } from '../../../machines/document-details.machine';
-import { flowLinksOf, rowActionsOf } from '../../../machines/document-actions-rules';
 import type { DocumentResource } from '../../../machines/types';
 import { actorOptions } from '../../app/inspect';
 import { auditTrailDownloadLogic } from '../../app/compose-audit-trail';
-import { ModalContext } from '../../app/modal-context';
-import { onListRefresh } from '../../services/list-events';
+import { useDocumentChanges } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
 import { formatDateTime, formatFileSize, truncateName } from '../format';
 import { AuditTrailButton } from './audit-trail-button';
+import { DocumentActionsBar } from './document-actions-bar';
 import { useOwnerText, useStatusText } from './document-text';
-import { requestAction } from './row-actions';
 
 export type DocumentDetailsLogic = typeof documentDetailsMachine;
 type DetailsActor = ActorRefFrom<DocumentDetailsLogic>;
@@ -91,7 +83,6 @@ const useStyles = makeStyles({
   },
   previewImage: { maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' },
   button: { minHeight: '40px', alignSelf: 'flex-start' },
-  flowActions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
 });
 
 const PARTICIPANT_STATE_TEXTS: Record<Participant['state'], MessageId> = {
@@ -190,58 +181,6 @@ function Participants({ details }: { details: DetailsActor }) {
   );
 }
 
-/** Start, edit or cancel the sign flow, as the document's flags allow (spec 000 §3). */
-function FlowActions({ document, variant }: { document: DocumentResource; variant: DetailsPanelVariant }) {
-  const styles = useStyles();
-  const intl = useIntl();
-  // Outside the shell (a bare panel in a test) there is no modal: cancelling is not offered.
-  const modal = useContext(ModalContext);
-  const { attributes } = document;
-  const canCancel = modal !== null && rowActionsOf(attributes).includes('cancelSignFlow');
-  const links = flowLinksOf(attributes);
-  if (links.length === 0 && !canCancel) return null;
-  const id = encodeURIComponent(document.id);
-  return (
-    <div className={styles.flowActions}>
-      {links.includes('sign') && (
-        <Link href={`/sign/${id}`} asChild>
-          <Button as="a" appearance="primary" className={styles.button} icon={<PenSparkle20Regular />}>
-            {intl.formatMessage({ id: 'documents.sign.start' })}
-          </Button>
-        </Link>
-      )}
-      {links.includes('startSignFlow') && (
-        <Link href={`/signflow/new/${id}`} asChild>
-          <Button
-            as="a"
-            appearance={variant === 'page' ? 'primary' : 'secondary'}
-            className={styles.button}
-            icon={<Signature20Regular />}
-          >
-            {intl.formatMessage({ id: 'signflow.actions.start' })}
-          </Button>
-        </Link>
-      )}
-      {links.includes('editSignFlow') && (
-        <Link href={`/signflow/edit/${id}`} asChild>
-          <Button as="a" className={styles.button} icon={<Edit20Regular />}>
-            {intl.formatMessage({ id: 'signflow.actions.edit' })}
-          </Button>
-        </Link>
-      )}
-      {canCancel && (
-        <Button
-          className={styles.button}
-          icon={<DismissCircle20Regular />}
-          onClick={() => requestAction(modal, 'cancelSignFlow', [document])}
-        >
-          {intl.formatMessage({ id: 'signflow.actions.cancel' })}
-        </Button>
-      )}
-    </div>
-  );
-}
-
 function Preview({ document }: { document: DocumentResource }) {
   const styles = useStyles();
   const intl = useIntl();
@@ -294,7 +233,7 @@ function OneDocument({ details, variant }: { details: DetailsActor; variant: Det
           </div>
         ))}
       </dl>
-      <FlowActions document={document} variant={variant} />
+      <DocumentActionsBar document={document} />
       {attributes.isSignFlow && <Participants details={details} />}
       <AuditTrailButton
         key={document.id}
@@ -368,7 +307,7 @@ export function DetailsPanel({ logic, selectedIds, variant = 'list' }: DetailsPa
     details.send({ type: 'selection.changed', ids: key === '' ? [] : key.split(' ') });
   }, [details, key]);
   // After an action (a cancelled flow, an approval) the flags and participants shown are out of date.
-  useEffect(() => onListRefresh(() => details.send({ type: 'details.reload' })), [details]);
+  useDocumentChanges(useCallback(() => details.send({ type: 'details.reload' }), [details]));
   return (
     <aside
       className={mergeClasses(styles.panel, variant === 'list' && styles.aside)}

@@ -1,29 +1,30 @@
 // One document list screen (All, a category, or the archive): heading, search and sort, the rows as a
 // table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
 // from the document-list actor it starts; it only sends events.
-import { lazy, Suspense, useEffect, useRef } from 'react';
-import { Button, Text, Title2, makeStyles, tokens } from '@fluentui/react-components';
-import { Open20Regular } from '@fluentui/react-icons';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { addressOfList } from '../../../machines/document-list.machine';
 import { listAddressQuery, parseListAddress } from '../../../machines/list-address';
 import type { DocumentCategory } from '../../../machines/types';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
+import { useDocumentChanges } from '../../app/shell-context';
+import type { ShellEmitted } from '../../../machines/shell.machine';
 import type { MessageId } from '../../i18n/messages';
-import { onListRefresh } from '../../services/list-events';
 import { Busy } from '../busy';
 import { FULL_TABLE_QUERY, MOBILE_QUERY, OWNER_COLUMN_QUERY, useMediaQuery } from '../use-media-query';
 import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
 import type { DocumentListActor, DocumentListLogic } from './list-actor';
 import { DetailsAside } from './details-aside';
+import { ListEmpty } from './list-empty';
 import { ListNotice } from './list-notice';
 import { ListToolbar } from './list-toolbar';
 import { Pager } from './pager';
-import { BulkActions } from './bulk-actions';
+import { SelectionBar } from './selection-bar';
 
 // The error state loads only when a load fails; the loading state uses the shell's light Busy rather
 // than Fluent's Spinner: neither weighs on the list's path.
@@ -39,31 +40,8 @@ const TITLES: Record<DocumentCategory, MessageId> = {
   archived: 'documents.pageTitle.archived',
 };
 
-const EMPTY_TEXTS: Record<DocumentCategory, MessageId> = {
-  active: 'documents.empty.active',
-  to_do: 'documents.empty.to_do',
-  in_progress: 'documents.empty.in_progress',
-  done: 'documents.empty.done',
-  failed: 'documents.empty.failed',
-  uploaded: 'documents.empty.uploaded',
-  archived: 'documents.empty.archived',
-};
-
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, minWidth: 0 },
-  selection: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalM,
-    minHeight: '40px',
-  },
-  button: { minHeight: '40px' },
-  empty: {
-    padding: `${tokens.spacingVerticalXXL} 0`,
-    textAlign: 'center',
-    color: tokens.colorNeutralForeground2,
-  },
   busy: { opacity: 0.6, transitionProperty: 'opacity', transitionDuration: '150ms' },
   workspace: { display: 'flex', alignItems: 'flex-start', gap: tokens.spacingHorizontalL, minWidth: 0 },
   main: {
@@ -74,36 +52,6 @@ const useStyles = makeStyles({
     gap: tokens.spacingVerticalL,
   },
 });
-
-function SelectionBar({ list }: { list: DocumentListActor }) {
-  const styles = useStyles();
-  const intl = useIntl();
-  const selectedIds = useSelector(list, (snapshot) => snapshot.context.selectedIds);
-  // From 768 px the details panel already offers "Open document" and counts the selection.
-  const hasDetailsPanel = !useMediaQuery(MOBILE_QUERY);
-  if (selectedIds.length === 0) return null;
-  const [onlyId] = selectedIds;
-  return (
-    <div className={styles.selection} role="status">
-      {hasDetailsPanel ? null : selectedIds.length === 1 && onlyId !== undefined ? (
-        <Link href={`/document/${onlyId}`} asChild>
-          <Button as="a" appearance="primary" className={styles.button} icon={<Open20Regular />}>
-            {intl.formatMessage({ id: 'documents.open' })}
-          </Button>
-        </Link>
-      ) : (
-        <Text>{intl.formatMessage({ id: 'documents.selection.count' }, { count: selectedIds.length })}</Text>
-      )}
-      <Button
-        appearance="subtle"
-        className={styles.button}
-        onClick={() => list.send({ type: 'selection.none' })}
-      >
-        {intl.formatMessage({ id: 'documents.selection.clear' })}
-      </Button>
-    </div>
-  );
-}
 
 function ListBody({ list, category }: { list: DocumentListActor; category: DocumentCategory }) {
   const styles = useStyles();
@@ -116,7 +64,6 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   const isEmpty = useSelector(list, (snapshot) => snapshot.matches('empty'));
   const hasRows = useSelector(list, (snapshot) => snapshot.context.documents.length > 0);
   const isSearch = useSelector(list, (snapshot) => snapshot.context.isSearch);
-  const appliedSearch = useSelector(list, (snapshot) => snapshot.context.appliedSearch);
 
   if (isFailed) {
     return (
@@ -128,15 +75,7 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   if (isLoading && !hasRows) {
     return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
   }
-  if (isEmpty) {
-    return (
-      <Text as="p" className={styles.empty}>
-        {appliedSearch
-          ? intl.formatMessage({ id: 'documents.empty.search' }, { term: appliedSearch })
-          : intl.formatMessage({ id: EMPTY_TEXTS[category] })}
-      </Text>
-    );
-  }
+  if (isEmpty) return <ListEmpty list={list} category={category} />;
   return (
     <div className={isLoading ? styles.busy : undefined}>
       {isMobile ? (
@@ -192,9 +131,12 @@ export function DocumentList({ logic, category, query = '' }: DocumentListProps)
   const title = intl.formatMessage({ id: TITLES[category] });
   usePageTitle(title);
 
-  useEffect(
-    () => onListRefresh((id) => list.send({ type: 'list.refresh', ...(id ? { selectId: id } : {}) })),
-    [list],
+  useDocumentChanges(
+    useCallback(
+      (event: ShellEmitted) =>
+        list.send({ type: 'list.refresh', ...(event.selectId ? { selectId: event.selectId } : {}) }),
+      [list],
+    ),
   );
 
   useListAddress(list, query);
@@ -205,9 +147,9 @@ export function DocumentList({ logic, category, query = '' }: DocumentListProps)
         {title}
       </Title2>
       <ListNotice />
-      <ListToolbar list={list} />
-      <SelectionBar list={list} />
-      <BulkActions list={list} />
+      <SelectionBar list={list}>
+        <ListToolbar list={list} />
+      </SelectionBar>
       <div className={styles.workspace}>
         <div className={styles.main}>
           <ListBody list={list} category={category} />

@@ -1,14 +1,15 @@
 // A notice left for the list by another screen (the download route: "only signed documents can be
-// downloaded"; the invite route: why the invitation opened nothing). Shown once above the list until
-// dismissed or replaced.
-import { useSyncExternalStore } from 'react';
+// downloaded"; the invite route: why the invitation opened nothing), kept by the shell. Shown above the
+// list until dismissed or replaced; a reload forgets it, as a toast would.
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Dismiss20Regular } from '@fluentui/react-icons';
+import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
+import type { NoticeCode } from '../../../machines/shell.machine';
+import { useOptionalShell, type ShellActorRef } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
-import { dismissNotice, onNotice, readNotice } from '../../services/notices';
 
-const NOTICE_TEXTS: Record<string, MessageId> = {
+const NOTICE_TEXTS: Record<NoticeCode, MessageId> = {
   download_unavailable: 'documents.notice.download_unavailable',
   invite_not_found: 'documents.notice.invite_not_found',
   invite_failed: 'documents.notice.invite_failed',
@@ -28,13 +29,18 @@ const useStyles = makeStyles({
   text: { flex: '1 1 auto' },
 });
 
+/** The shell's notice, if any: outside the shell (a bare list in a test) there is none. */
 export function ListNotice() {
+  const shell = useOptionalShell();
+  return shell ? <ShellNotice shell={shell} /> : null;
+}
+
+function ShellNotice({ shell }: { shell: ShellActorRef }) {
   const styles = useStyles();
   const intl = useIntl();
-  const code = useSyncExternalStore(onNotice, readNotice, () => null);
+  const code = useSelector(shell, (snapshot) => snapshot.context.notice);
   if (code === null) return null;
   const id = NOTICE_TEXTS[code];
-  if (!id) return null;
   return (
     <div className={styles.notice} role="status">
       <Text className={styles.text}>{intl.formatMessage({ id })}</Text>
@@ -42,7 +48,7 @@ export function ListNotice() {
         appearance="transparent"
         icon={<Dismiss20Regular />}
         aria-label={intl.formatMessage({ id: 'documents.notice.dismiss' })}
-        onClick={dismissNotice}
+        onClick={() => shell.send({ type: 'notice.dismiss' })}
       />
     </div>
   );

@@ -1,14 +1,13 @@
 // The "More actions" menu of one document (spec 000 §5 "Row-level actions"): only the actions its flags
-// allow, none once the user archived it. Choosing one opens its dialog through the modal actor; the
-// dialog (action-modals.tsx) hands the request to the document-actions machine.
-import { lazy, Suspense, useContext, useState } from 'react';
+// allow, none once the user archived it. Choosing one asks the shell's document-actions actor, which opens
+// its dialog (action-modals.tsx).
+import { lazy, Suspense, useState } from 'react';
 import { Button, type ButtonProps } from '@fluentui/react-components';
 import { MoreHorizontal20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
 import { rowActionsOf, type DocumentAction } from '../../../machines/document-actions-rules';
-import type { ModalName } from '../../../machines/modal.machine';
 import type { DocumentResource } from '../../../machines/types';
-import { ModalContext, type ModalActorRef } from '../../app/modal-context';
+import { useOptionalShell, type ShellActorRef } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
 
 export const ACTION_LABELS: Record<DocumentAction, MessageId> = {
@@ -21,25 +20,13 @@ export const ACTION_LABELS: Record<DocumentAction, MessageId> = {
   download: 'documents.actions.download',
 };
 
-/** The spec's modal names (§2): archive and delete have their own, multiple forms; the rest confirm. */
-export function modalNameOf(action: DocumentAction, count: number): ModalName {
-  if (action === 'archive') return count > 1 ? 'archiveMultiple' : 'archive';
-  if (action === 'delete') return count > 1 ? 'deleteMultiple' : 'delete';
-  if (action === 'refuse') return 'refuse';
-  return 'confirm';
-}
-
-/** Opens the action's dialog; the request travels in the modal's props. */
+/** Asks the shell's document-actions actor for an action; it opens the action's dialog. */
 export function requestAction(
-  modal: ModalActorRef,
+  shell: Pick<ShellActorRef, 'send'>,
   action: DocumentAction,
   documents: DocumentResource[],
 ): void {
-  modal.send({
-    type: 'modal.open',
-    name: modalNameOf(action, documents.length),
-    props: { request: { action, documents } },
-  });
+  shell.send({ type: 'action.request', action, documents });
 }
 
 const RowActionsMenu = lazy(() =>
@@ -54,14 +41,14 @@ export function RowActions({
   appearance?: ButtonProps['appearance'];
 }) {
   const intl = useIntl();
-  // Outside the shell (a bare list in a test) there is no modal to open: no actions are offered.
-  const modal = useContext(ModalContext);
+  // Outside the shell (a bare list in a test) nothing can run an action: none is offered.
+  const shell = useOptionalShell();
   const [button, setButton] = useState<HTMLElement | null>(null);
   // Whether the popup is out is presentation, not behaviour: it has no machine.
   const [isOpen, setOpen] = useState(false);
   const [hasOpened, setHasOpened] = useState(false);
   const actions = rowActionsOf(document.attributes);
-  if (!modal || actions.length === 0) return null;
+  if (!shell || actions.length === 0) return null;
   const close = () => {
     setOpen(false);
     button?.focus();
@@ -97,7 +84,7 @@ export function RowActions({
             onClose={close}
             onSelect={(action) => {
               close();
-              requestAction(modal, action, [document]);
+              requestAction(shell, action, [document]);
             }}
           />
         </Suspense>

@@ -4,7 +4,7 @@ import { Body1, Subtitle2, Title2, makeStyles, tokens } from '@fluentui/react-co
 import { FormattedMessage, useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/page-title';
 import { FAQ } from '../../help/faq';
-import { quickGuideUrl } from '../../services/help';
+import { quickGuideUrl } from '../../app/page-links';
 import { useInterfaceLocale, useSupportEmailAddress } from '../shell/help-links';
 
 const useStyles = makeStyles({

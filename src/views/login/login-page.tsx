@@ -17,8 +17,7 @@ import { useIntl } from 'react-intl';
 import { useSearch } from 'wouter';
 import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
-import { signInHref } from '../../services/navigation';
-import { productsUrl } from '../../services/products';
+import { productsUrl, signInHref } from '../../app/page-links';
 import { LanguageSelect } from '../language-select';
 
 export type LoginReason = 'timeout' | 'error' | 'no-product';

@@ -12,7 +12,7 @@ import {
   subscribeTheme,
   THEME_PREFERENCES,
   type ThemePreference,
-} from '../../services/theme';
+} from '../../app/theme';
 
 const THEME_NAMES: Record<ThemePreference, MessageId> = {
   system: 'settings.theme.system',

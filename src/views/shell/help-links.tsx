@@ -8,7 +8,7 @@ import { useNavLinkStyles } from './nav-link-styles';
 import { Link, useLocation } from 'wouter';
 import { SessionContext } from '../../app/session';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locale';
-import { quickGuideUrl, supportEmailAddress } from '../../services/help';
+import { quickGuideUrl, supportEmailAddress } from '../../app/page-links';
 import { VISUALLY_HIDDEN } from '../visually-hidden';
 
 export const FAQ_PATH = '/faq';

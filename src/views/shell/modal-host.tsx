@@ -14,7 +14,7 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
-import { SessionContext } from '../../app/session';
+import { useShell } from '../../app/shell-context';
 import { focusMainIfLost } from '../focus-fallback';
 import { WelcomeModal } from '../welcome/welcome-modal';
 
@@ -23,8 +23,8 @@ const UploadModal = lazy(() =>
 );
 
 function UploadModalHost() {
-  const modal = useModalActor();
-  const logic = useMemo(() => composeUpload(modal), [modal]);
+  const shell = useShell();
+  const logic = useMemo(() => composeUpload(shell), [shell]);
   return (
     <Suspense fallback={null}>
       <UploadModal logic={logic} />
@@ -32,21 +32,10 @@ function UploadModalHost() {
   );
 }
 
-// The action dialogs and their machine load together, with the first opening of any modal.
-const ActionModals = lazy(async () => {
-  const [view, compose] = await Promise.all([
-    import('../documents/action-modals'),
-    import('../../app/compose-actions'),
-  ]);
-  return {
-    default: function ActionModalsWithLogic() {
-      const modal = useModalActor();
-      const session = SessionContext.useActorRef();
-      const logic = useMemo(() => compose.composeActions(modal, session), [modal, session]);
-      return <view.ActionModals logic={logic} />;
-    },
-  };
-});
+// The action dialogs load with the first opening of any modal; their actor is the shell's.
+const ActionModals = lazy(() =>
+  import('../documents/action-modals').then((module) => ({ default: module.ActionModals })),
+);
 
 function UnknownModal() {
   const intl = useIntl();

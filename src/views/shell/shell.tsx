@@ -1,17 +1,15 @@
 // The signed-in frame (spec 000 §2 "Shell"): a 66 px header, a 250 px sidebar that becomes an overlay
-// drawer under 1150 px, and the main area. It owns the modal actor every screen inside can use.
+// drawer under 1150 px, and the main area. The actors it shows (the modal, the session) are the app
+// shell's (src/app/shell-context.ts).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { Navigation24Regular } from '@fluentui/react-icons';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { modalLogic } from '../../app/compose';
-import { actorOptions } from '../../app/inspect';
-import { ModalContext } from '../../app/modal-context';
+import { useModalActor } from '../../app/modal-context';
 import { MOBILE_QUERY, NARROW_SHELL_QUERY, useMediaQuery } from '../use-media-query';
 import { HEADER_HEIGHT, SIDEBAR_WIDTH } from './layout';
-import { ShellPreferences } from './shell-preferences';
 import { Sidebar } from './sidebar';
 import { UserMenu } from './user-menu';
 
@@ -73,7 +71,7 @@ const useStyles = makeStyles({
 export function Shell({ children }: { children: ReactNode }) {
   const styles = useStyles();
   const intl = useIntl();
-  const modal = useActorRef(modalLogic, actorOptions({}));
+  const modal = useModalActor();
   const hasModal = useSelector(modal, (snapshot) => !snapshot.matches('closed'));
   // Loaded with the first opening, then kept: a dialog must stay mounted to close cleanly.
   const [isModalHostLoaded, setModalHostLoaded] = useState(false);
@@ -86,8 +84,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const closeDrawer = () => setDrawerOpen(false);
 
   return (
-    <ModalContext.Provider value={modal}>
-      <ShellPreferences />
+    <>
       <div className={styles.root}>
         <a href="#main" className={styles.skip}>
           {intl.formatMessage({ id: 'app.skipToContent' })}
@@ -134,6 +131,6 @@ export function Shell({ children }: { children: ReactNode }) {
           <ModalHost />
         </Suspense>
       )}
-    </ModalContext.Provider>
+    </>
   );
 }

@@ -2,7 +2,7 @@
 // editor) and its /signature-preview page: one signing actor lives here, so the form keeps its input
 // across the three, and stops with the route, so the sign state resets on leaving (spec 001 §4). The
 // confirmation dialog is the actor's child and is rendered here, over whichever page shows.
-import { useEffect, type ComponentType } from 'react';
+import { type ComponentType } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { useLocation } from 'wouter';
@@ -11,7 +11,7 @@ import type { signingMachine } from '../../../machines/signing.machine';
 import { offersPlacement } from '../../../machines/signing-rules';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import { watchSigningLocation } from '../../services/mobile-wrapper';
+import { useSigningLocationForWrapper } from '../../app/screen-effects';
 import { ConfirmationDialog } from './confirmation-dialog';
 import { SignForm } from './sign-form';
 import { SignaturePreview } from './signature-preview';
@@ -56,7 +56,7 @@ export function SignScreen({
   );
   usePageTitle(intl.formatMessage({ id: 'documents.sign.title' }));
   // A mobile wrapper is told the location each sign request carries.
-  useEffect(() => watchSigningLocation(signing), [signing]);
+  useSigningLocationForWrapper(signing);
   const isEditing = useSelector(signing, (snapshot) => snapshot.matches('editing'));
   const canPlace = useSelector(signing, (snapshot) => offersPlacement(snapshot.context));
   const placement = useSelector(signing, (snapshot) => snapshot.context.placement);

@@ -15,14 +15,12 @@ import {
 import type { DraftSignatory, Placement } from '../../../machines/sign-flow-draft';
 import {
   canChangeReviewers,
-  draftOf,
   type FormMode,
   type signFlowFormMachine,
 } from '../../../machines/sign-flow-form.machine';
-import { onUnauthorized } from '../../api/client';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import { storeDraft } from '../../services/sign-flow-form';
+import { useDraftKeptOnSignOut } from '../../app/screen-effects';
 import { SignFlowForm } from './sign-flow-form';
 
 /** The placement editor's props (helper P's SignaturePlacementPage). */
@@ -94,16 +92,7 @@ export function SignFlowScreen({ mode, documentId, page, logic, self, PlacementP
     return () => subscription.unsubscribe();
   }, [search, form]);
 
-  useEffect(
-    () =>
-      onUnauthorized(() => {
-        const snapshot = form.getSnapshot();
-        if (snapshot.matches('editing') || snapshot.matches('saving')) {
-          storeDraft(snapshot.context.documentId, draftOf(snapshot.context));
-        }
-      }),
-    [form],
-  );
+  useDraftKeptOnSignOut(form);
 
   const formPath = `/signflow/${mode}/${encodeURIComponent(documentId)}`;
 

@@ -34,13 +34,9 @@ import {
 import { useIntl, type IntlShape } from 'react-intl';
 import { overlappingAddresses } from '../../../../machines/placement-overlap';
 import type { DraftSignatory, Placement } from '../../../../machines/sign-flow-draft';
-import {
-  signatoryNumber,
-  signaturePlacementMachine,
-  type AnnouncementKind,
-} from '../../../../machines/signature-placement.machine';
+import { signatoryNumber, type AnnouncementKind } from '../../../../machines/signature-placement.machine';
 import { actorOptions } from '../../../app/inspect';
-import { fetchDocument } from '../../../services/documents';
+import { signaturePlacementLogic } from '../../../app/compose-placement';
 import { useMediaQuery } from '../../use-media-query';
 import { KeyboardPlacement } from './keyboard-placement';
 import { PlacementDialogs } from './placement-dialogs';
@@ -406,7 +402,7 @@ export function SignaturePlacementPage({
   const isWide = useMediaQuery(SIDEBAR_QUERY);
   const [announcement, setAnnouncement] = useState('');
   const editor = useActorRef(
-    signaturePlacementMachine.provide({ actors: { fetchDocument } }),
+    signaturePlacementLogic,
     actorOptions({ input: { documentId, signatories, placements } }),
   );
   const isLeft = useSelector(editor, (snapshot) => snapshot.matches('left'));

@@ -1,0 +1,87 @@
+// The app's shell actor for view tests: the real shell machine and its real children, with the calls a
+// test names (fetchProfile, the document actions, the saves) and harmless fakes for the rest. Views
+// rendered inside <ShellHarness> reach the session, the modal and the document actions as in the app.
+import type { ReactNode } from 'react';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import { documentActionsMachine } from '../../machines/document-actions.machine';
+import { languageMachine, type LocaleDecision } from '../../machines/language.machine';
+import { modalMachine } from '../../machines/modal.machine';
+import { SAMPLE_PROFILE } from '../../machines/samples';
+import { sessionMachine } from '../../machines/session.machine';
+import { createShellMachine, type ShellParts } from '../../machines/shell.machine';
+import type { Profile, TokenGrant } from '../../machines/types';
+import { welcomeMachine } from '../../machines/welcome.machine';
+import { ShellContext } from '../../src/app/shell-context';
+
+export type TestShellOptions = {
+  storedToken?: string | null;
+  profile?: Profile;
+  /** The session's profile read, for a test that counts the reads; `profile` answers otherwise. */
+  fetchProfile?: () => Promise<Profile>;
+  session?: ShellParts['session'];
+  documentActions?: ShellParts['documentActions'];
+  welcome?: ShellParts['welcome'];
+  language?: ShellParts['language'];
+  /** Sends session.require once started, as a protected screen does. */
+  requireSession?: boolean;
+};
+
+export type TestShell = Actor<ReturnType<typeof createShellMachine>>;
+
+const never = () => new Promise<void>(() => {});
+
+// A shell outlives its view (the session polls the profile): each test's shells stop once its views are
+// unmounted, so no timer or call of one test reaches the next.
+const started = new Set<TestShell>();
+afterEach(() => {
+  cleanup();
+  for (const shell of started) shell.stop();
+  started.clear();
+});
+
+export function createTestShell(options: TestShellOptions = {}): TestShell {
+  const profile = options.profile ?? SAMPLE_PROFILE;
+  const logic = createShellMachine({
+    session:
+      options.session ??
+      sessionMachine.provide({
+        actors: {
+          fetchProfile: fromPromise(options.fetchProfile ?? (async () => profile)),
+          // A sign-in (the /auth route) waits: no test here is about the token exchange.
+          fetchToken: fromPromise<TokenGrant>(() => new Promise<never>(() => {})),
+        },
+      }),
+    modal: modalMachine,
+    documentActions:
+      options.documentActions ??
+      documentActionsMachine.provide({ actors: { downloadDocuments: fromPromise(never) } }),
+    // The sample profile has seen the welcome screen; a profile that has not would open it, and its save
+    // would never answer.
+    welcome:
+      options.welcome ?? welcomeMachine.provide({ actors: { saveWelcomeScreenWatched: fromPromise(never) } }),
+    language:
+      options.language ??
+      languageMachine.provide({
+        actors: {
+          saveLocale: fromPromise(never),
+          decideLocale: fromPromise<LocaleDecision, { profileLocale: string }>(async () => ({
+            kind: 'none',
+          })),
+        },
+      }),
+  });
+  // null is a visitor without a stored token; left out, the visitor has one.
+  const storedToken = options.storedToken === undefined ? 'token' : options.storedToken;
+  const shell = createActor(logic, { input: { storedToken } }).start();
+  started.add(shell);
+  if (options.requireSession) {
+    shell.getSnapshot().children.session?.send({ type: 'session.require', returnUrl: '/app/documents' });
+  }
+  return shell;
+}
+
+export function ShellHarness({ shell, children }: { shell: TestShell; children: ReactNode }) {
+  return <ShellContext.Provider value={shell}>{children}</ShellContext.Provider>;
+}
