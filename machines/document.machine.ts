@@ -20,6 +20,12 @@ function fetchDocumentInput({ context }: { context: DocumentContext }): Document
   return { documentId: context.documentId };
 }
 
+/** A document the viewer can show: rendered, with its PDF or its page images. */
+export function hasSomethingToShow(document: DocumentResource | null): boolean {
+  if (!document || document.attributes.processing) return false;
+  return Boolean(document.attributes.pdfUrl) || document.attributes.publicImagesFileUrls.length > 0;
+}
+
 const documentOfOutput = ({ event }: { event: { output: DocumentResource } }) => ({ document: event.output });
 const codeOfError = ({ event }: { event: { error: unknown } }) => ({ code: toErrorCode(event.error) });
 
@@ -45,8 +51,8 @@ export const documentMachine = setup({
   },
   guards: {
     isProcessing: (_, params: { document: DocumentResource }) => params.document.attributes.processing,
-    hasNothingToShow: (_, params: { document: DocumentResource }) =>
-      !params.document.attributes.pdfUrl && params.document.attributes.publicImagesFileUrls.length === 0,
+    // Checked after isProcessing: a processed document with neither a PDF nor page images.
+    hasNothingToShow: (_, params: { document: DocumentResource }) => !hasSomethingToShow(params.document),
   },
   delays: { PROCESSING_POLL: PROCESSING_POLL_MS },
 }).createMachine({

@@ -31,8 +31,8 @@ export function useShellChild<Name extends ShellChildName>(name: Name): ShellChi
 }
 
 /**
- * A screen's actor hears when documents changed elsewhere (an action, an upload, a signature): the
- * shell announces it, the screen's actor is told with the event `toEvent` makes.
+ * A screen hears when documents changed elsewhere (an action, an upload, a signature): the shell emits
+ * it, and `listener` (stable: wrap it in useCallback) tells the screen's actor.
  */
 export function useDocumentChanges(listener: (event: ShellEmitted) => void): void {
   const shell = useOptionalShell();

@@ -3,8 +3,7 @@ import { MessageBar, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
-import type { documentMachine } from '../../../machines/document.machine';
-import type { DocumentResource } from '../../../machines/types';
+import { hasSomethingToShow, type documentMachine } from '../../../machines/document.machine';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
 import { PdfViewer } from '../../pdf/pdf-viewer';
 import { preloadPdfEngine } from './pdf-viewer-loader';
@@ -30,12 +29,6 @@ function Unavailable() {
   );
 }
 
-/** What the machine's `ready` state holds: done processing, with a PDF or page images to show. */
-function isShowable(document: DocumentResource | null): boolean {
-  if (!document || document.attributes.processing) return false;
-  return Boolean(document.attributes.pdfUrl) || document.attributes.publicImagesFileUrls.length > 0;
-}
-
 export function DocumentViewer({ document }: { document: DocumentActor }) {
   const intl = useIntl();
   const isMobile = useMediaQuery(MOBILE_QUERY);
@@ -47,7 +40,8 @@ export function DocumentViewer({ document }: { document: DocumentActor }) {
   const isReady = useSelector(
     document,
     (snapshot) =>
-      snapshot.matches('ready') || (snapshot.matches('loading') && isShowable(snapshot.context.document)),
+      snapshot.matches('ready') ||
+      (snapshot.matches('loading') && hasSomethingToShow(snapshot.context.document)),
   );
   const attributes = useSelector(document, (snapshot) => snapshot.context.document?.attributes ?? null);
   // A PDF that pdfjs cannot open falls back to the page images; this only remembers that it failed.

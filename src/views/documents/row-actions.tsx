@@ -29,8 +29,8 @@ export function requestAction(
   shell.send({ type: 'action.request', action, documents });
 }
 
-const RowActionsMenu = lazy(() =>
-  import('./row-actions-menu').then((module) => ({ default: module.RowActionsMenu })),
+const DocumentActionsMenu = lazy(() =>
+  import('./document-actions-menu').then((module) => ({ default: module.DocumentActionsMenu })),
 );
 
 export function RowActions({
@@ -76,16 +76,19 @@ export function RowActions({
       />
       {hasOpened && (
         <Suspense fallback={null}>
-          <RowActionsMenu
+          <DocumentActionsMenu
             isOpen={isOpen}
             target={button}
-            actions={actions}
-            labels={ACTION_LABELS}
+            align="end"
+            items={actions.map((action) => ({
+              key: action,
+              label: intl.formatMessage({ id: ACTION_LABELS[action] }),
+              onSelect: () => {
+                close();
+                requestAction(shell, action, [document]);
+              },
+            }))}
             onClose={close}
-            onSelect={(action) => {
-              close();
-              requestAction(shell, action, [document]);
-            }}
           />
         </Suspense>
       )}
