@@ -89,8 +89,9 @@ export function DocumentPage({
       {mode === 'details' ? (
         <div className={styles.panel}>
           <DetailsPanel logic={detailsLogic} selectedIds={[id]} variant="page" />
+          {/* Not filled: the document's own lead action (Sign, Approve) above is the one to press. */}
           <Link href={`/document/view/${id}`} asChild>
-            <Button as="a" appearance="primary" className={styles.button} icon={<DocumentPdf24Regular />}>
+            <Button as="a" className={styles.button} icon={<DocumentPdf24Regular />}>
               {intl.formatMessage({ id: 'document.openViewer' })}
             </Button>
           </Link>
