@@ -65,7 +65,7 @@ import {
   SIGNING_INPUTS,
 } from './signing-events';
 import { uploadMachine, type UploadEvent } from './upload.machine';
-import { languageMachine, type LanguageEvent } from './language.machine';
+import { languageMachine, type LanguageEvent, type LanguageInput } from './language.machine';
 import { welcomeMachine, type WelcomeEvent } from './welcome.machine';
 import { settingsMachine, type SettingsEvent, type SettingsInput } from './settings.machine';
 import {
@@ -607,17 +607,27 @@ export const ERROR_REPORT_INPUTS = [
   { error: { message: 'Cannot read properties of undefined', stack: 'TypeError: at DocumentPage' } },
 ] as const satisfies readonly ErrorReportInput[];
 
+// Two catalogs' worth of texts: the language actor only keeps them, so one message tells them apart.
+const CATALOG_EN = { 'common.language': 'Language' };
+const CATALOG_FR = { 'common.language': 'Langue' };
+
 export const LANGUAGE_EVENTS = [
   { type: 'language.choose', locale: 'fr' },
-  { type: 'language.save', locale: 'es' },
+  { type: 'language.show', locale: 'es' },
+  done('loadCatalog', CATALOG_FR),
+  failed('loadCatalog', OFFLINE),
   done('saveLocale', undefined),
   failed('saveLocale', SERVER_ERROR),
   { type: 'language.align', profileLocale: 'fr' },
-  done('decideLocale', { kind: 'save', locale: 'es' }),
-  done('decideLocale', { kind: 'show', locale: 'fr' }),
-  done('decideLocale', { kind: 'none' }),
-  failed('decideLocale', new Error('storage refused')),
+  { type: 'language.align', profileLocale: 'es' },
 ] as const satisfies readonly (LanguageEvent | InternalEvent)[];
+
+export const LANGUAGE_INPUTS = [
+  // Only the browser's languages chose English: the profile's language may replace it.
+  { locale: 'en', messages: CATALOG_EN, source: 'browser', pendingForProfile: null },
+  // A mobile wrapper forced French, which the profile has not been given yet.
+  { locale: 'fr', messages: CATALOG_FR, source: 'chosen', pendingForProfile: 'fr' },
+] as const satisfies readonly LanguageInput[];
 
 export const WELCOME_EVENTS = [
   { type: 'welcome.check', welcomeScreenWatched: false, isModalOpen: false },
@@ -642,7 +652,9 @@ export const SHELL_EVENTS = [
   { type: 'notice.dismiss' },
 ] as const satisfies readonly ShellEvent[];
 
-export const SHELL_INPUTS = [{ storedToken: 'stored-token' }] as const satisfies readonly ShellInput[];
+export const SHELL_INPUTS = [
+  { storedToken: 'stored-token', language: LANGUAGE_INPUTS[0] },
+] as const satisfies readonly ShellInput[];
 
 export const MACHINES = {
   shell: { machine: shellMachine, events: SHELL_EVENTS, inputs: SHELL_INPUTS },
@@ -658,7 +670,7 @@ export const MACHINES = {
   connections: { machine: connectionsMachine, events: CONNECTIONS_EVENTS },
   'sign-groups': { machine: signGroupsMachine, events: SIGN_GROUPS_EVENTS },
   settings: { machine: settingsMachine, events: SETTINGS_EVENTS, inputs: SETTINGS_INPUTS },
-  language: { machine: languageMachine, events: LANGUAGE_EVENTS },
+  language: { machine: languageMachine, events: LANGUAGE_EVENTS, inputs: LANGUAGE_INPUTS },
   welcome: { machine: welcomeMachine, events: WELCOME_EVENTS },
   'audit-trail-download': {
     machine: auditTrailDownloadMachine,

@@ -77,7 +77,7 @@ export const settingsMachine = setup({
       location: params.location,
       errorCode: null,
     })),
-    setLocale: assign(({ event }) => (event.type === 'locale.changed' ? { locale: event.locale } : {})),
+    setFormLocale: assign(({ event }) => (event.type === 'locale.changed' ? { locale: event.locale } : {})),
     // A form whose language nobody changed follows the screen; one changed here keeps that choice.
     followShownLocale: assign(({ context, event }) =>
       event.type === 'locale.shown'
@@ -131,7 +131,7 @@ export const settingsMachine = setup({
       initial: 'idle',
       on: {
         'locale.shown': FOLLOW_SHOWN,
-        'locale.changed': { target: '.idle', actions: ['setLocale', 'clearError'] },
+        'locale.changed': { target: '.idle', actions: ['setFormLocale', 'clearError'] },
         'location.changed': { target: '.idle', actions: ['setLocation', 'clearError'] },
         'settings.save': { guard: 'canSave', target: 'saving', actions: 'clearError' },
         'settings.cancel': { target: 'left', actions: 'goToDocuments' },

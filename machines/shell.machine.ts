@@ -16,13 +16,14 @@ import {
 } from 'xstate';
 import { ACTION_MODAL_NAMES, type DocumentAction } from './document-actions-rules';
 import { documentActionsMachine } from './document-actions.machine';
-import { languageMachine } from './language.machine';
+import { languageMachine, type LanguageInput } from './language.machine';
 import { modalMachine, type ModalName } from './modal.machine';
 import { sessionMachine } from './session.machine';
 import type { DocumentResource, Profile } from './types';
 import { welcomeMachine } from './welcome.machine';
 
-export type ShellInput = { storedToken: string | null };
+/** The stored token and the language to start with (read, with its catalog, before the first render). */
+export type ShellInput = { storedToken: string | null; language: LanguageInput };
 
 /** Why the list was reached without the person asking (a download or invitation that led nowhere). */
 export const NOTICE_CODES = [
@@ -35,6 +36,8 @@ export type NoticeCode = (typeof NOTICE_CODES)[number];
 
 export type ShellContext = {
   storedToken: string | null;
+  /** Handed to the language actor when it starts; from then on that actor owns the language on screen. */
+  startLanguage: LanguageInput;
   /** The modal on screen, as the modal actor last announced it. */
   openModal: string | null;
   /** The profile's welcome flag, once the session has read a profile. */
@@ -200,6 +203,7 @@ export function createShellMachine(parts: ShellParts) {
     id: 'shell',
     context: ({ input }) => ({
       storedToken: input.storedToken,
+      startLanguage: input.language,
       openModal: null,
       welcomeScreenWatched: null,
       notice: null,
@@ -214,7 +218,12 @@ export function createShellMachine(parts: ShellParts) {
       { id: 'modal', systemId: 'modal', src: 'modal' },
       { id: 'documentActions', systemId: 'documentActions', src: 'documentActions' },
       { id: 'welcome', systemId: 'welcome', src: 'welcome' },
-      { id: 'language', systemId: 'language', src: 'language' },
+      {
+        id: 'language',
+        systemId: 'language',
+        src: 'language',
+        input: ({ context }: Args) => context.startLanguage,
+      },
     ],
     on: {
       'documents.changed': {

@@ -1,25 +1,28 @@
-// Start-up (spec 001 §1): detect the language, start the inspector only when asked for, and mount the
-// app with the token found in local storage.
+// Start-up (spec 001 §1): detect the language and load its catalog, start the inspector only when asked
+// for, and mount the app with the token found in local storage and that language, which the shell's
+// language actor owns from then on.
 import { createRoot } from 'react-dom/client';
 import './app/global.css';
 import { readToken } from './api/client';
 import { App } from './app/app';
 import { isInspectorRequested, startInspector } from './app/inspect';
 import { preloadForLocation } from './app/preload';
-import { initLocale } from './i18n/locale';
+import { readStartLocale } from './i18n/locale';
+import { loadCatalog } from './i18n/messages';
 import { loadThemeInUse } from './services/theme';
 
 async function start(): Promise<void> {
   const storedToken = readToken();
   preloadForLocation(window.location.pathname, storedToken !== null);
+  const startLocale = readStartLocale();
   // On a dark page the dark theme's tokens load beside the catalog, so the first render is dark.
-  await Promise.all([initLocale(), loadThemeInUse()]);
+  const [messages] = await Promise.all([loadCatalog(startLocale.locale), loadThemeInUse()]);
   if (isInspectorRequested(window.location.search, import.meta.env.VITE_XSTATE_INSPECT)) {
     await startInspector();
   }
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
-  createRoot(container).render(<App storedToken={storedToken} />);
+  createRoot(container).render(<App storedToken={storedToken} language={{ ...startLocale, messages }} />);
 }
 
 void start();

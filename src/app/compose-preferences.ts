@@ -1,17 +1,24 @@
 // The shell's part of the composition root (see compose.ts) for the language and the welcome screen:
-// both save to the profile (src/services/locale-sync.ts); the shell machine wires them to the session
-// and the modal.
-import { languageMachine } from '../../machines/language.machine';
+// the language actor's catalogs, this device's storage and <html lang>; both actors save to the profile
+// (src/services/locale-sync.ts). The shell machine wires them to the session and the modal.
+import { fromPromise } from 'xstate';
+import { languageMachine, type LanguageCatalog } from '../../machines/language.machine';
 import { welcomeMachine } from '../../machines/welcome.machine';
-import { setLocale } from '../i18n/locale';
-import { decideLocaleForProfile, saveLocale, saveWelcomeScreenWatched } from '../services/locale-sync';
+import { forgetLocaleForProfile, storeChosenLocale, type Locale } from '../i18n/locale';
+import { loadCatalog } from '../i18n/messages';
+import { saveLocale, saveWelcomeScreenWatched } from '../services/locale-sync';
 
 export const languageLogic = languageMachine.provide({
-  actors: { saveLocale, decideLocale: decideLocaleForProfile },
+  actors: {
+    saveLocale,
+    loadCatalog: fromPromise<LanguageCatalog, { locale: Locale }>(({ input }) => loadCatalog(input.locale)),
+  },
   actions: {
-    applyLocale: (_, params) => {
-      void setLocale(params.locale);
+    markDocumentLanguage: (_, params) => {
+      document.documentElement.lang = params.locale;
     },
+    storeLocale: (_, params) => storeChosenLocale(params.locale),
+    forgetPendingForProfile: () => forgetLocaleForProfile(),
   },
 });
 

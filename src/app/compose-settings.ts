@@ -1,17 +1,15 @@
 // The settings screen's part of the composition root (see compose.ts), loaded with the screen. A saved
-// language becomes the interface's at once (spec 001 §4) and the session's profile is read again.
+// language becomes the interface's at once (spec 001 §4): the shell's language actor shows it without
+// saving it again, and the session's profile is read again.
 import { fromPromise } from 'xstate';
 import { settingsMachine, type Settings } from '../../machines/settings.machine';
 import { toErrorCode } from '../../machines/types';
-import { setLocale } from '../i18n/locale';
 import { goToDocuments } from '../services/navigation';
 import { readSettings, saveSettings } from '../services/settings';
+import type { ShellActorRef } from './shell-context';
 
-export type SettingsSessionRef = {
-  send: (event: { type: 'profile.refresh' } | { type: 'session.unauthorized' }) => void;
-};
-
-export function composeSettings(session: SettingsSessionRef) {
+export function composeSettings(shell: ShellActorRef) {
+  const children = () => shell.getSnapshot().children;
   return settingsMachine.provide({
     actors: {
       // GET /profiles is a call whose 401 the API client leaves to the session, whose poll ignores it;
@@ -20,17 +18,17 @@ export function composeSettings(session: SettingsSessionRef) {
         try {
           return await readSettings(signal);
         } catch (error) {
-          if (toErrorCode(error) === 'unauthorized') session.send({ type: 'session.unauthorized' });
+          if (toErrorCode(error) === 'unauthorized') {
+            children().session?.send({ type: 'session.unauthorized' });
+          }
           throw error;
         }
       }),
       saveSettings,
     },
     actions: {
-      applyLocale: (_, params) => {
-        void setLocale(params.locale);
-      },
-      refreshProfile: () => session.send({ type: 'profile.refresh' }),
+      applyLocale: (_, params) => children().language?.send({ type: 'language.show', locale: params.locale }),
+      refreshProfile: () => children().session?.send({ type: 'profile.refresh' }),
       goToDocuments: () => goToDocuments(),
     },
   });

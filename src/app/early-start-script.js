@@ -66,7 +66,7 @@
       document.head.appendChild(link);
     }
   }
-  // The language the app will pick (src/i18n/locale.ts initLocale: a forced one, the stored choice, then
+  // The language the app will pick (src/i18n/locale.ts readStartLocale: a forced one, the stored choice, then
   // the browser's languages, then English; an unknown forced or stored one is English): its catalog is
   // the first thing the app's start waits for.
   function toLocale(tag) {

@@ -1,10 +1,11 @@
 import { useLayoutEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { FluentProvider, makeStaticStyles } from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
 import { IntlProvider } from 'react-intl';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locale';
 import type { Catalog } from '../i18n/messages';
-import { useLocaleState } from '../i18n/use-locale';
 import { fluentTheme, getResolvedTheme, paintDocument, subscribeTheme } from '../services/theme';
+import { useShellChild } from './shell-context';
 
 // Fluent greys the label of an unchosen radio (colorNeutralForeground3), which reads as disabled: every
 // choice of a radio group is as readable as the chosen one. More specific than Fluent's own rule.
@@ -36,10 +37,13 @@ export function BaseProviders({
   );
 }
 
+/** The app's providers, in the language the shell's language actor shows (its catalog loaded with it). */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const { locale, messages } = useLocaleState();
-  // main.tsx loads the catalog before the first render; this only guards the type.
-  if (!messages) return null;
+  const language = useShellChild('language');
+  const locale = useSelector(language, (snapshot) => snapshot.context.locale);
+  // The machine keeps catalogs as plain texts by id; each came from loadCatalog (main.tsx and
+  // compose-preferences.ts), so it is a whole Catalog.
+  const messages = useSelector(language, (snapshot) => snapshot.context.messages) as Catalog;
   return (
     <BaseProviders locale={locale} messages={messages}>
       {children}

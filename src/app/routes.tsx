@@ -110,14 +110,14 @@ const SignFlowScreen = lazy(async () => {
     },
   };
 });
-// The settings screen and its machine, composed with the session (a save applies the saved language and
-// refreshes the profile).
+// The settings screen and its machine, composed with the shell (a save shows the saved language through
+// the language actor and refreshes the session's profile).
 const SettingsScreen = lazy(async () => {
   const [page, compose] = await loadSettingsScreen();
   return {
     default: function SettingsWithLogic() {
-      const session = SessionContext.useActorRef();
-      const logic = useMemo(() => compose.composeSettings(session), [session]);
+      const shell = useShell();
+      const logic = useMemo(() => compose.composeSettings(shell), [shell]);
       return <page.SettingsPage logic={logic} />;
     },
   };

@@ -1,9 +1,8 @@
-// The interface language: detected once at start-up (spec 001 §1: local storage `locale`, then the
-// browser language, then English; a mobile wrapper's `?forceLocale=` before all) and changed by the
-// language choosers. A tiny external store, so React reads it with useSyncExternalStore and nothing
-// copies it into component state. What reaches the profile: docs/decisions.md "Language, welcome and
-// mobile wrappers ([6/6])".
-import { loadCatalog, type Catalog } from './messages';
+// The interface language's pure rules and its start-up read (spec 001 §1: a mobile wrapper's
+// `?forceLocale=` before all, then local storage `locale`, then the browser language, then English).
+// Nothing here holds the language on screen: the shell's language actor owns it from the first render
+// (machines/language.machine.ts); main.tsx reads the start once and hands it over. What reaches the
+// profile: docs/decisions.md "Language, welcome and mobile wrappers ([6/6])".
 
 export const LOCALES = ['en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -51,19 +50,19 @@ export function readForcedLocale(search: string): ForcedLocale {
   return locale ? { kind: 'valid', locale } : { kind: 'unknown' };
 }
 
-export type LocaleState = { locale: Locale; messages: Catalog | null };
-
 /**
  * Where the language on screen came from: a person's choice (stored here, forced, or chosen in this
- * page) or only the browser's languages, which the signed-in profile's locale may replace.
+ * page), an unknown forced or stored value (English, which nothing replaces), or only the browser's
+ * languages, which the signed-in profile's locale may replace.
  */
-type LocaleSource = 'chosen' | 'forced-unknown' | 'browser';
-let source: LocaleSource = 'browser';
-let pendingForProfile: Locale | null = null;
+export type LocaleSource = 'chosen' | 'forced-unknown' | 'browser';
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let current: LocaleState = { locale: DEFAULT_LOCALE, messages: null };
+export type StartLocale = {
+  locale: Locale;
+  source: LocaleSource;
+  /** A forced locale the profile has not been given yet (this page's or an earlier one's). */
+  pendingForProfile: Locale | null;
+};
 
 function readStoredLocale(): string | null {
   try {
@@ -74,14 +73,8 @@ function readStoredLocale(): string | null {
   }
 }
 
-async function apply(locale: Locale): Promise<void> {
-  const messages = await loadCatalog(locale);
-  current = { locale, messages };
-  document.documentElement.lang = locale;
-  for (const listener of listeners) listener();
-}
-
-function storeLocale(locale: Locale): void {
+/** Keeps a language chosen on this device (spec 001 §1's first source after a forced one). */
+export function storeChosenLocale(locale: Locale): void {
   try {
     window.localStorage.setItem(LOCALE_STORAGE_KEY, locale);
   } catch {
@@ -89,12 +82,31 @@ function storeLocale(locale: Locale): void {
   }
 }
 
+function readPendingForProfile(): Locale | null {
+  try {
+    return toLocale(window.sessionStorage.getItem(FORCED_LOCALE_PENDING_KEY));
+  } catch {
+    return null;
+  }
+}
+
 function rememberForProfile(locale: Locale): void {
-  pendingForProfile = locale;
   try {
     window.sessionStorage.setItem(FORCED_LOCALE_PENDING_KEY, locale);
   } catch {
-    // Kept in memory only: a signed-in start still gives it to the profile.
+    // Not kept past this page: the language actor still gives it to a profile read in this page.
+  }
+}
+
+/**
+ * The profile was given the forced locale, or already had it: a later page must not give it again.
+ * Only then is it dropped, so that it survives the sign-in pages in between.
+ */
+export function forgetLocaleForProfile(): void {
+  try {
+    window.sessionStorage.removeItem(FORCED_LOCALE_PENDING_KEY);
+  } catch {
+    // Session storage refused: nothing was kept there either.
   }
 }
 
@@ -105,60 +117,27 @@ function removeForceParam(): void {
   window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-export async function initLocale(): Promise<void> {
+/**
+ * The language to start with, read once before the first render. A valid forced locale is stored,
+ * kept for the profile in session storage and removed from the address bar, as a choice would be.
+ */
+export function readStartLocale(): StartLocale {
   const forced = readForcedLocale(window.location.search);
   if (forced.kind === 'valid') {
-    storeLocale(forced.locale);
+    storeChosenLocale(forced.locale);
     rememberForProfile(forced.locale);
     removeForceParam();
-    source = 'chosen';
-    await apply(forced.locale);
-    return;
+    return { locale: forced.locale, source: 'chosen', pendingForProfile: forced.locale };
   }
+  const pendingForProfile = readPendingForProfile();
   if (forced.kind === 'unknown') {
     // English for this page; nothing is stored, and the parameter stays so a reload says the same.
-    source = 'forced-unknown';
-    await apply(DEFAULT_LOCALE);
-    return;
+    return { locale: DEFAULT_LOCALE, source: 'forced-unknown', pendingForProfile };
   }
   const stored = readStoredLocale();
   // An unknown stored value means English, is left as it is (never rewritten) and, like an unknown forced
   // one, is not replaced by the profile's language: the person sees the fallback the issue names.
-  source = toLocale(stored) ? 'chosen' : isUnknownStored(stored) ? 'forced-unknown' : 'browser';
+  const source = toLocale(stored) ? 'chosen' : isUnknownStored(stored) ? 'forced-unknown' : 'browser';
   const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
-  await apply(detectLocale(stored, languages));
-}
-
-export async function setLocale(locale: Locale): Promise<void> {
-  storeLocale(locale);
-  source = 'chosen';
-  if (locale !== current.locale || current.messages === null) await apply(locale);
-}
-
-/** The forced locale the profile still has to be given, once: null after the first call. */
-export function takeLocaleForProfile(): Locale | null {
-  let pending = pendingForProfile;
-  try {
-    const stored = window.sessionStorage.getItem(FORCED_LOCALE_PENDING_KEY);
-    window.sessionStorage.removeItem(FORCED_LOCALE_PENDING_KEY);
-    pending = pending ?? toLocale(stored);
-  } catch {
-    // Session storage refused: the memory copy is all there is.
-  }
-  pendingForProfile = null;
-  return pending;
-}
-
-/** True while nobody chose a language on this device: the signed-in profile's locale then applies. */
-export function followsProfileLocale(): boolean {
-  return source === 'browser';
-}
-
-export function getLocaleState(): LocaleState {
-  return current;
-}
-
-export function subscribeLocale(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return { locale: detectLocale(stored, languages), source, pendingForProfile };
 }

@@ -1,12 +1,14 @@
 // The language chooser of the login page, the sidebar and settings: en, es and fr, each named in its own
 // language (the catalogs keep those names the same everywhere), with `lang` on each option for screen
-// readers. On the login page a choice only applies and is kept in local storage; the sidebar passes its
-// own onChange, which also saves it to the profile. Both show the language on screen; settings shows its
-// form's choice (`value`), which applies only when the form is saved.
+// readers. On the login page a choice is shown and kept in local storage (language.show: nobody is
+// signed in, so nothing is saved to a profile); the sidebar passes its own onChange, which also saves it
+// to the profile. Both show the language on screen, which the shell's language actor owns; settings shows
+// its form's choice (`value`), which applies only when the form is saved.
 import { Field, Select } from '@fluentui/react-components';
+import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import { isLocale, LOCALES, setLocale, type Locale } from '../i18n/locale';
-import { useLocaleState } from '../i18n/use-locale';
+import { useOptionalShell } from '../app/shell-context';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../i18n/locale';
 import type { MessageId } from '../i18n/messages';
 
 const LANGUAGE_NAMES: Record<Locale, MessageId> = {
@@ -14,6 +16,21 @@ const LANGUAGE_NAMES: Record<Locale, MessageId> = {
   es: 'common.language.es',
   fr: 'common.language.fr',
 };
+
+/** The shell's language actor; none in a bare view of a test, which then offers no language change. */
+function useLanguageActor() {
+  return useSelector(useOptionalShell() ?? undefined, (snapshot) => snapshot?.children.language);
+}
+
+/**
+ * The language on screen, as the shell's language actor shows it. In a bare view (no shell) the
+ * IntlProvider's language is the one on screen.
+ */
+export function useShownLocale(): Locale {
+  const intl = useIntl();
+  const shown = useSelector(useLanguageActor(), (snapshot) => snapshot?.context.locale);
+  return shown ?? (isLocale(intl.locale) ? intl.locale : DEFAULT_LOCALE);
+}
 
 export type LanguageSelectProps = {
   onChange?: (locale: Locale) => void;
@@ -39,7 +56,8 @@ export function LanguageSelect({
   disabled = false,
 }: LanguageSelectProps) {
   const intl = useIntl();
-  const onScreen = useLocaleState().locale;
+  const onScreen = useShownLocale();
+  const language = useLanguageActor();
   return (
     <Field
       label={label ?? intl.formatMessage({ id: 'common.language' })}
@@ -53,7 +71,7 @@ export function LanguageSelect({
         onChange={(_event, data) => {
           if (!isLocale(data.value)) return;
           if (onChange) onChange(data.value);
-          else void setLocale(data.value);
+          else language?.send({ type: 'language.show', locale: data.value });
         }}
       >
         {LOCALES.map((option) => (

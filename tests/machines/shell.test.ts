@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { ACTION_SETTLE_MS, documentActionsMachine } from '../../machines/document-actions.machine';
-import { languageMachine, type LocaleDecision } from '../../machines/language.machine';
+import { languageMachine, type LanguageCatalog, type LanguageLocale } from '../../machines/language.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { SAMPLE_PROFILE, sampleDocument } from '../../machines/samples';
 import { sessionMachine } from '../../machines/session.machine';
@@ -19,10 +19,11 @@ function startShell({ profile = SAMPLE_PROFILE }: { profile?: Profile } = {}) {
     fetchProfile: vi.fn(async () => profile),
     archiveDocument: vi.fn(async (_input: { documentId: string }) => {}),
     saveWelcome: vi.fn(async () => {}),
-    decideLocale: vi.fn(async (_input: { profileLocale: string }): Promise<LocaleDecision> => ({
-      kind: 'none',
+    loadCatalog: vi.fn(async (input: { locale: LanguageLocale }): Promise<LanguageCatalog> => ({
+      'common.language': input.locale,
     })),
   };
+  const aligns: unknown[] = [];
   const clock = new SimulatedClock();
   const shell = createActor(
     createShellMachine({
@@ -37,24 +38,35 @@ function startShell({ profile = SAMPLE_PROFILE }: { profile?: Profile } = {}) {
       language: languageMachine.provide({
         actors: {
           saveLocale: fromPromise(async () => {}),
-          decideLocale: fromPromise(({ input }) => calls.decideLocale(input)),
+          loadCatalog: fromPromise(({ input }) => calls.loadCatalog(input)),
         },
       }),
     }),
-    { input: { storedToken: 'token' }, clock },
+    {
+      // English from the browser's languages: the first profile's language replaces it.
+      input: {
+        storedToken: 'token',
+        language: { locale: 'en', messages: {}, source: 'browser', pendingForProfile: null },
+      },
+      clock,
+      inspect: (event) => {
+        if (event.type === '@xstate.event' && event.event.type === 'language.align') aligns.push(event.event);
+      },
+    },
   ).start();
   const changes: ShellEmitted[] = [];
   shell.on('documents.changed', (event) => changes.push(event));
   const children = () => {
-    const { session, modal, documentActions, welcome } = shell.getSnapshot().children;
-    if (!session || !modal || !documentActions || !welcome) throw new Error('a child is missing');
-    return { session, modal, documentActions, welcome };
+    const { session, modal, documentActions, welcome, language } = shell.getSnapshot().children;
+    if (!session || !modal || !documentActions || !welcome || !language)
+      throw new Error('a child is missing');
+    return { session, modal, documentActions, welcome, language };
   };
   const signIn = async () => {
     children().session.send({ type: 'session.require', returnUrl: '/app/documents' });
     await flush();
   };
-  return { shell, calls, clock, changes, children, signIn };
+  return { shell, calls, clock, changes, children, signIn, aligns };
 }
 
 describe('shell', () => {
@@ -124,14 +136,17 @@ describe('shell', () => {
     expect(shell.getSnapshot().context.openModal).toBe('documentUpload');
   });
 
-  it('lines the language up with the first profile only', async () => {
-    const { calls, children, signIn } = startShell({ profile: { ...SAMPLE_PROFILE, locale: 'fr' } });
+  it('hands the start language to its language actor and lines it up with the first profile only', async () => {
+    const { calls, children, signIn, aligns } = startShell({ profile: { ...SAMPLE_PROFILE, locale: 'fr' } });
+    expect(children().language.getSnapshot().context.locale).toBe('en');
     await signIn();
-    expect(calls.decideLocale).toHaveBeenCalledWith({ profileLocale: 'fr' });
+    expect(calls.loadCatalog).toHaveBeenCalledWith({ locale: 'fr' });
+    expect(children().language.getSnapshot().context.locale).toBe('fr');
+    expect(children().language.getSnapshot().context.messages).toEqual({ 'common.language': 'fr' });
     children().session.send({ type: 'profile.refresh' });
     await flush();
     expect(calls.fetchProfile).toHaveBeenCalledTimes(2);
-    expect(calls.decideLocale).toHaveBeenCalledTimes(1);
+    expect(aligns).toEqual([{ type: 'language.align', profileLocale: 'fr' }]);
   });
 
   it('keeps the list’s notice until it is dismissed', () => {

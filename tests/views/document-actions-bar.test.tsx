@@ -14,6 +14,7 @@ import { arrangeChoices } from '../../src/views/documents/document-actions-bar';
 import { DetailsPanel } from '../../src/views/documents/details-panel';
 import { requestAction } from '../../src/views/documents/row-actions';
 import { currentHref, renderView } from './render';
+import { START_LANGUAGE } from './shell-harness';
 
 // The row menu's own path to the dialogs, watched: the panel must go the same way.
 vi.mock('../../src/views/documents/row-actions', async (importOriginal) => {
@@ -78,7 +79,7 @@ const width = window.innerWidth;
 beforeEach(() => {
   opened.length = 0;
   shell = createActor(shellMachine, {
-    input: { storedToken: null },
+    input: { storedToken: null, language: START_LANGUAGE },
     inspect: (event) => {
       if (event.type === '@xstate.event' && event.event.type === 'modal.open') opened.push(event.event);
     },

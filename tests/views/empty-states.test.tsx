@@ -31,12 +31,13 @@ import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { DocumentList } from '../../src/views/documents/document-list';
 import { UploadModal } from '../../src/views/upload/upload-modal';
 import { currentHref, findOpenDialog, renderView } from './render';
+import { START_LANGUAGE } from './shell-harness';
 
 // The app's root actor, whose modal child the upload button opens; its session has no token and calls nothing.
 let shell: ShellActorRef;
 
 beforeEach(() => {
-  shell = createActor(shellMachine, { input: { storedToken: null } }).start();
+  shell = createActor(shellMachine, { input: { storedToken: null, language: START_LANGUAGE } }).start();
 });
 
 afterEach(() => shell.stop());

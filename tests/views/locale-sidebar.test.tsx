@@ -1,5 +1,6 @@
 // The sidebar's language selector: a choice applies at once, is kept in local storage and is saved to
-// the profile; a failed save keeps it on this device and says so.
+// the profile; a failed save keeps it on this device and says so. The login page's selector (no
+// onChange) shows and keeps a choice without saving it: nobody is signed in.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,10 +8,11 @@ import { fromPromise } from 'xstate';
 import type { LanguageLocale } from '../../machines/language.machine';
 import { ApiError } from '../../src/api/errors';
 import { languageLogic } from '../../src/app/compose-preferences';
-import { getLocaleState } from '../../src/i18n/locale';
+import { AppProviders } from '../../src/app/providers';
+import { LanguageSelect } from '../../src/views/language-select';
 import { SidebarLanguage } from '../../src/views/shell/sidebar-language';
 import { renderView } from './render';
-import { createTestShell, ShellHarness } from './shell-harness';
+import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
 
@@ -19,9 +21,14 @@ vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
   saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
 }));
 
+let shell: TestShell;
+
+/** The language on screen, as the shell's language actor owns it. */
+const shownLocale = () => shell.getSnapshot().children.language?.getSnapshot().context.locale;
+
 /** The selector in the shell, whose language actor is the app's own (only the profile save is faked). */
 function renderSelector() {
-  const shell = createTestShell({ storedToken: null, language: languageLogic });
+  shell = createTestShell({ storedToken: null, language: languageLogic });
   renderView(
     <ShellHarness shell={shell}>
       <SidebarLanguage />
@@ -31,6 +38,7 @@ function renderSelector() {
 }
 
 beforeEach(() => {
+  window.localStorage.clear();
   saves.locale.mockReset().mockResolvedValue(undefined);
 });
 
@@ -48,7 +56,7 @@ describe('sidebar language selector', () => {
     const user = userEvent.setup();
     const select = renderSelector();
     await user.selectOptions(select, 'fr');
-    await waitFor(() => expect(getLocaleState().locale).toBe('fr'));
+    await waitFor(() => expect(shownLocale()).toBe('fr'));
     expect(document.documentElement.lang).toBe('fr');
     expect(window.localStorage.getItem('locale')).toBe('fr');
     expect(saves.locale).toHaveBeenCalledWith({ locale: 'fr' });
@@ -66,12 +74,33 @@ describe('sidebar language selector', () => {
         'Your language is used on this device, but it could not be saved to your profile.',
       ),
     ).toBeTruthy();
-    await waitFor(() => expect(getLocaleState().locale).toBe('es'));
+    await waitFor(() => expect(shownLocale()).toBe('es'));
     expect(window.localStorage.getItem('locale')).toBe('es');
 
     saves.locale.mockResolvedValue(undefined);
     await user.selectOptions(select, 'en');
     await waitFor(() => expect(screen.queryByText(/could not be saved to your profile/)).toBeNull());
     expect(saves.locale).toHaveBeenLastCalledWith({ locale: 'en' });
+  });
+});
+
+describe("the login page's language selector", () => {
+  it('shows the chosen language at once and keeps it on this device, without a profile save', async () => {
+    const user = userEvent.setup();
+    shell = createTestShell({ storedToken: null, language: languageLogic });
+    // The app's providers: the texts come from the catalog the language actor shows.
+    renderView(
+      <ShellHarness shell={shell}>
+        <AppProviders>
+          <LanguageSelect />
+        </AppProviders>
+      </ShellHarness>,
+    );
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    const select = await screen.findByRole('combobox', { name: 'Langue' });
+    expect((select as HTMLSelectElement).value).toBe('fr');
+    expect(document.documentElement.lang).toBe('fr');
+    expect(window.localStorage.getItem('locale')).toBe('fr');
+    expect(saves.locale).not.toHaveBeenCalled();
   });
 });

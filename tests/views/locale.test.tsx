@@ -1,12 +1,12 @@
-// Start-up language (spec 001 §1) with a mobile wrapper's ?forceLocale= (spec 000 §1), and the rule
-// that lines the language up with the signed-in profile. locale.ts keeps page state, so each test
-// imports a fresh copy.
+// Start-up language (spec 001 §1) with a mobile wrapper's ?forceLocale= (spec 000 §1), read once before
+// the first render, and what the app's language actor does with this device's storage and the page.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-
-async function freshLocale() {
-  vi.resetModules();
-  return import('../../src/i18n/locale');
-}
+import { createActor, waitFor } from 'xstate';
+import type { LanguageInput } from '../../machines/language.machine';
+import { languageLogic } from '../../src/app/compose-preferences';
+import en from '../../src/i18n/en.json';
+import es from '../../src/i18n/es.json';
+import { forgetLocaleForProfile, readStartLocale } from '../../src/i18n/locale';
 
 function openAt(url: string, browserLanguages: string[] = ['en-US']) {
   window.history.replaceState(null, '', url);
@@ -14,6 +14,7 @@ function openAt(url: string, browserLanguages: string[] = ['en-US']) {
 }
 
 beforeEach(() => {
+  window.localStorage.clear();
   window.sessionStorage.clear();
 });
 
@@ -23,116 +24,95 @@ afterEach(() => {
 });
 
 describe('forceLocale at start-up', () => {
-  it('applies and stores a valid forced locale once, and removes it from the address bar', async () => {
+  it('starts with a valid forced locale, stores it and removes it from the address bar', () => {
     window.localStorage.setItem('locale', 'es');
     openAt('/app/login?forceLocale=fr&returnUrl=%2Fapp%2Fdocuments#top');
-    const locale = await freshLocale();
-    await locale.initLocale();
 
-    expect(locale.getLocaleState().locale).toBe('fr');
-    expect(document.documentElement.lang).toBe('fr');
+    expect(readStartLocale()).toEqual({ locale: 'fr', source: 'chosen', pendingForProfile: 'fr' });
     expect(window.localStorage.getItem('locale')).toBe('fr');
     expect(window.location.pathname + window.location.search + window.location.hash).toBe(
       '/app/login?returnUrl=%2Fapp%2Fdocuments#top',
     );
-    // The profile is given it once, even after the sign-in pages (session storage).
     expect(window.sessionStorage.getItem('paraph.forcedLocale')).toBe('fr');
-    expect(locale.takeLocaleForProfile()).toBe('fr');
-    expect(locale.takeLocaleForProfile()).toBeNull();
-    expect(locale.followsProfileLocale()).toBe(false);
-
-    // A reload (the parameter is gone) neither applies nor saves it again.
-    const reloaded = await freshLocale();
-    await reloaded.initLocale();
-    expect(reloaded.getLocaleState().locale).toBe('fr');
-    expect(reloaded.takeLocaleForProfile()).toBeNull();
   });
 
-  it('maps a region tag as the browser language is mapped', async () => {
+  it('keeps it for the profile across the sign-in pages, until the profile was given it', () => {
+    openAt('/app/login?forceLocale=fr');
+    readStartLocale();
+    // A reload (the parameter is gone) shows the stored choice and still owes it to the profile.
+    expect(readStartLocale()).toEqual({ locale: 'fr', source: 'chosen', pendingForProfile: 'fr' });
+    forgetLocaleForProfile();
+    expect(readStartLocale()).toEqual({ locale: 'fr', source: 'chosen', pendingForProfile: null });
+  });
+
+  it('maps a region tag as the browser language is mapped', () => {
     openAt('/app/documents?forceLocale=EN-gb', ['fr-FR']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('en');
+    expect(readStartLocale().locale).toBe('en');
     expect(window.localStorage.getItem('locale')).toBe('en');
     expect(window.location.search).toBe('');
   });
 
-  it('shows English for an unknown forced locale and saves nothing', async () => {
+  it('starts in English for an unknown forced locale, which nothing replaces, and stores nothing', () => {
     window.localStorage.setItem('locale', 'es');
     openAt('/app/documents?forceLocale=de', ['fr-FR']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('en');
+    expect(readStartLocale()).toEqual({ locale: 'en', source: 'forced-unknown', pendingForProfile: null });
     expect(window.localStorage.getItem('locale')).toBe('es');
-    expect(locale.takeLocaleForProfile()).toBeNull();
-    // Not replaced by the profile's either: English for this page.
-    expect(locale.followsProfileLocale()).toBe(false);
+    expect(window.location.search).toBe('?forceLocale=de');
   });
 
-  it('treats an empty forceLocale as unknown', async () => {
+  it('treats an empty forceLocale as unknown', () => {
     openAt('/app/documents?forceLocale=', ['es-ES']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('en');
+    expect(readStartLocale()).toEqual({ locale: 'en', source: 'forced-unknown', pendingForProfile: null });
     expect(window.localStorage.getItem('locale')).toBeNull();
   });
 });
 
 describe('stored locale', () => {
-  it('shows English for an unknown stored value, without rewriting it or taking the profile\'s', async () => {
+  it("starts in English for an unknown stored value, without rewriting it or taking the profile's", () => {
     window.localStorage.setItem('locale', 'de');
     // A browser language we translate: the fallback is still English, as the issue's "Bad input" says.
     openAt('/app/documents', ['es-ES']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('en');
+    expect(readStartLocale()).toEqual({ locale: 'en', source: 'forced-unknown', pendingForProfile: null });
     expect(window.localStorage.getItem('locale')).toBe('de');
-    expect(locale.takeLocaleForProfile()).toBeNull();
-    expect(locale.followsProfileLocale()).toBe(false);
   });
 
-  it('treats an empty stored value as no choice: the browser language applies', async () => {
+  it('treats an empty stored value as no choice: the browser language applies', () => {
     window.localStorage.setItem('locale', '');
     openAt('/app/documents', ['fr-FR']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('fr');
-    expect(locale.followsProfileLocale()).toBe(true);
+    expect(readStartLocale()).toEqual({ locale: 'fr', source: 'browser', pendingForProfile: null });
   });
 
-  it('keeps a valid stored choice as a choice made on this device', async () => {
+  it('keeps a valid stored choice as a choice made on this device', () => {
     window.localStorage.setItem('locale', 'es');
     openAt('/app/documents', ['fr-FR']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.getLocaleState().locale).toBe('es');
-    expect(locale.followsProfileLocale()).toBe(false);
-  });
-
-  it('counts a choice made in the page as a choice', async () => {
-    openAt('/app/documents', ['fr-FR']);
-    const locale = await freshLocale();
-    await locale.initLocale();
-    expect(locale.followsProfileLocale()).toBe(true);
-    await locale.setLocale('es');
-    expect(locale.followsProfileLocale()).toBe(false);
-    expect(window.localStorage.getItem('locale')).toBe('es');
+    expect(readStartLocale()).toEqual({ locale: 'es', source: 'chosen', pendingForProfile: null });
   });
 });
 
-describe('decideProfileLocale', () => {
-  it('saves a pending forced locale the profile lacks, and nothing when it has it', async () => {
-    const { decideProfileLocale } = await import('../../src/services/locale-sync');
-    expect(decideProfileLocale('en', 'fr', false, 'fr')).toEqual({ kind: 'save', locale: 'fr' });
-    expect(decideProfileLocale('fr', 'fr', false, 'fr')).toEqual({ kind: 'none' });
+describe("the app's language actor on this device", () => {
+  const START: LanguageInput = { locale: 'en', messages: en, source: 'browser', pendingForProfile: null };
+
+  it('marks the page with the start language, then with each language it shows, and stores it', async () => {
+    document.documentElement.lang = 'xx';
+    const actor = createActor(languageLogic, { input: START }).start();
+    expect(document.documentElement.lang).toBe('en');
+
+    actor.send({ type: 'language.show', locale: 'es' });
+    const shown = await waitFor(actor, (snapshot) => snapshot.context.locale === 'es');
+    expect(shown.context.messages).toEqual(es);
+    expect(shown.context.source).toBe('chosen');
+    expect(document.documentElement.lang).toBe('es');
+    expect(window.localStorage.getItem('locale')).toBe('es');
+    actor.stop();
   });
 
-  it("shows the profile's locale only when nobody chose one on this device", async () => {
-    const { decideProfileLocale } = await import('../../src/services/locale-sync');
-    expect(decideProfileLocale('es', null, true, 'en')).toEqual({ kind: 'show', locale: 'es' });
-    expect(decideProfileLocale('es', null, false, 'fr')).toEqual({ kind: 'none' });
-    expect(decideProfileLocale('es', null, true, 'es')).toEqual({ kind: 'none' });
-    expect(decideProfileLocale('de', null, true, 'en')).toEqual({ kind: 'none' });
+  it('forgets a forced locale in session storage once the profile has it', () => {
+    openAt('/app/login?forceLocale=fr');
+    const start = readStartLocale();
+    const actor = createActor(languageLogic, { input: { ...start, messages: en } }).start();
+    actor.send({ type: 'language.align', profileLocale: 'fr' });
+    expect(window.sessionStorage.getItem('paraph.forcedLocale')).toBeNull();
+    actor.stop();
   });
 });
 

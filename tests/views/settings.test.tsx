@@ -1,25 +1,59 @@
+import type { ReactElement } from 'react';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { settingsMachine, type Settings } from '../../machines/settings.machine';
+import type { LanguageLocale } from '../../machines/language.machine';
+import type { Settings } from '../../machines/settings.machine';
 import { ApiError } from '../../src/api/errors';
-import { getLocaleState, LOCALE_STORAGE_KEY, setLocale } from '../../src/i18n/locale';
+import { composeSettings } from '../../src/app/compose-settings';
+import { languageLogic } from '../../src/app/compose-preferences';
+import en from '../../src/i18n/en.json';
+import fr from '../../src/i18n/fr.json';
+import { LOCALE_STORAGE_KEY } from '../../src/i18n/locale';
 import { SettingsPage } from '../../src/views/settings/settings-page';
 import { isDisabled, renderView } from './render';
+import { createTestShell, ShellHarness, START_LANGUAGE, type TestShell } from './shell-harness';
 
-// The language on screen is the app's one store: each test starts in English.
-afterEach(async () => {
-  await setLocale('en');
+const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
+
+vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
+  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
+}));
+
+// Each test's shell owns the language on screen, with the app's language actor; English to start with.
+let shell: TestShell;
+
+beforeEach(() => {
+  window.localStorage.clear();
+  saves.locale.mockReset().mockResolvedValue(undefined);
+  shell = createTestShell({ storedToken: null, language: languageLogic });
 });
 
-/** The language on screen, as the page and this device keep it. */
+function languageActor() {
+  const language = shell.getSnapshot().children.language;
+  if (!language) throw new Error('the shell has no language actor');
+  return language;
+}
+
+/** The language on screen, as the shell's language actor and this device keep it. */
 function languageOnScreen() {
   return {
-    locale: getLocaleState().locale,
+    locale: languageActor().getSnapshot().context.locale,
     lang: document.documentElement.lang,
     stored: window.localStorage.getItem(LOCALE_STORAGE_KEY),
   };
+}
+
+/** Another language shown while the page is open, as the sidebar's selector does, once its catalog is in. */
+async function showElsewhere(locale: LanguageLocale) {
+  languageActor().send({ type: 'language.show', locale });
+  await waitFor(() => expect(languageOnScreen().locale).toBe(locale));
+}
+
+function renderSettings(page: ReactElement) {
+  return renderView(<ShellHarness shell={shell}>{page}</ShellHarness>, { path: '/settings' });
 }
 
 function settingsWith(
@@ -27,22 +61,17 @@ function settingsWith(
   load: () => Promise<Settings> = async () => ({ locale: 'es', location: 'Leiden' }),
 ) {
   const saveSettings = vi.fn(save);
-  // As the app composes it (compose-settings.ts): the saved language becomes the one on screen.
-  const applyLocale = vi.fn((locale: Settings['locale']) => setLocale(locale));
   const refreshProfile = vi.fn();
   const goToDocuments = vi.fn();
-  const logic = settingsMachine.provide({
+  // As the app composes it (compose-settings.ts): a saved language is shown by the shell's language actor.
+  const logic = composeSettings(shell).provide({
     actors: {
       loadSettings: fromPromise<Settings>(() => load()),
       saveSettings: fromPromise<Settings, Settings>(({ input }) => saveSettings(input)),
     },
-    actions: {
-      applyLocale: (_, params) => applyLocale(params.locale),
-      refreshProfile,
-      goToDocuments,
-    },
+    actions: { refreshProfile, goToDocuments },
   });
-  return { logic, saveSettings, applyLocale, refreshProfile, goToDocuments };
+  return { logic, saveSettings, refreshProfile, goToDocuments };
 }
 
 async function form() {
@@ -54,9 +83,13 @@ async function form() {
 describe('settings page', () => {
   it('starts from the language on screen and the stored location, each language named in itself', async () => {
     // This device chose French; the profile still says Spanish (another device's choice).
-    await setLocale('fr');
+    shell = createTestShell({
+      storedToken: null,
+      language: languageLogic,
+      startLanguage: { ...START_LANGUAGE, locale: 'fr', messages: fr, source: 'chosen' },
+    });
     const { logic } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { language, location } = await form();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     expect(language.value).toBe('fr');
@@ -70,10 +103,10 @@ describe('settings page', () => {
     expect(document.title).toBe('Settings · Paraph');
   });
 
-  it('saves the trimmed location with the language on screen, says so, and asks for that language', async () => {
+  it('saves the trimmed location with the language on screen, says so, and keeps that language', async () => {
     const user = userEvent.setup();
-    const { logic, saveSettings, applyLocale, refreshProfile } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    const { logic, saveSettings, refreshProfile } = settingsWith();
+    renderSettings(<SettingsPage logic={logic} />);
     const { location } = await form();
     await user.clear(location);
     await user.type(location, '  Den Haag  ');
@@ -82,7 +115,7 @@ describe('settings page', () => {
     expect(await screen.findByText('Your settings have been saved.')).toBeTruthy();
     // English is on screen, not the profile's Spanish: saving must not switch the screen back.
     expect(saveSettings).toHaveBeenCalledWith({ locale: 'en', location: 'Den Haag' });
-    expect(applyLocale).toHaveBeenCalledWith('en');
+    await waitFor(() => expect(languageOnScreen()).toEqual({ locale: 'en', lang: 'en', stored: 'en' }));
     expect(refreshProfile).toHaveBeenCalledTimes(1);
     expect(location.value).toBe('Den Haag');
     expect(screen.getByRole('status').textContent).toContain('Your settings have been saved.');
@@ -90,11 +123,12 @@ describe('settings page', () => {
 
   it('shows the error and keeps what was typed when the save fails', async () => {
     const user = userEvent.setup();
-    const { logic, saveSettings, applyLocale } = settingsWith(async () => {
+    const { logic, saveSettings } = settingsWith(async () => {
       throw new ApiError({ code: 'server', status: 500 });
     });
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { language, location } = await form();
+    const before = languageOnScreen();
     await user.clear(location);
     await user.type(location, 'Rotterdam');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -105,7 +139,7 @@ describe('settings page', () => {
     );
     expect(language.value).toBe('en');
     expect(location.value).toBe('Rotterdam');
-    expect(applyLocale).not.toHaveBeenCalled();
+    expect(languageOnScreen()).toEqual(before);
     // Saving again is possible at once.
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saveSettings).toHaveBeenCalledTimes(2));
@@ -120,7 +154,7 @@ describe('settings page', () => {
           finish = resolve;
         }),
     );
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { location } = await form();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const saving = await screen.findByRole('button', { name: 'Saving…' });
@@ -135,7 +169,7 @@ describe('settings page', () => {
   it('refuses a location over 128 characters with a message, and Save is disabled', async () => {
     const user = userEvent.setup();
     const { logic, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { location } = await form();
     await user.clear(location);
     await user.click(location);
@@ -148,7 +182,7 @@ describe('settings page', () => {
   it('Cancel goes back to the documents without saving', async () => {
     const user = userEvent.setup();
     const { logic, saveSettings, goToDocuments } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { location } = await form();
     await user.type(location, ' changed');
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -164,7 +198,7 @@ describe('settings page', () => {
       if (attempts === 1) throw new ApiError({ code: 'network', status: 0 });
       return { locale: 'fr', location: 'Lyon' };
     });
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     expect((await screen.findByRole('alert')).textContent).toContain('Your settings could not be loaded.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     const { language, location } = await form();
@@ -176,8 +210,8 @@ describe('settings page', () => {
 describe("settings' language field", () => {
   it('a choice applies only on Save: until then the screen keeps its language', async () => {
     const user = userEvent.setup();
-    const { logic, saveSettings, applyLocale, refreshProfile } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    const { logic, saveSettings, refreshProfile } = settingsWith();
+    renderSettings(<SettingsPage logic={logic} />);
     const { language } = await form();
     const before = languageOnScreen();
     const descriptions = (language.getAttribute('aria-describedby') ?? '')
@@ -188,20 +222,22 @@ describe("settings' language field", () => {
 
     expect(language.value).toBe('fr');
     expect(languageOnScreen()).toEqual(before);
-    expect(applyLocale).not.toHaveBeenCalled();
     expect(saveSettings).not.toHaveBeenCalled();
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(languageOnScreen()).toEqual({ locale: 'fr', lang: 'fr', stored: 'fr' }));
+    expect(languageActor().getSnapshot().context.messages).toEqual(fr);
     expect(saveSettings).toHaveBeenCalledWith({ locale: 'fr', location: 'Leiden' });
     expect(refreshProfile).toHaveBeenCalledTimes(1);
     expect(language.value).toBe('fr');
+    // The settings' save gave the profile its language: the language actor does not save it again.
+    expect(saves.locale).not.toHaveBeenCalled();
   });
 
   it('Cancel leaves the language as it was, and saves nothing', async () => {
     const user = userEvent.setup();
-    const { logic, saveSettings, applyLocale, goToDocuments } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    const { logic, saveSettings, goToDocuments } = settingsWith();
+    renderSettings(<SettingsPage logic={logic} />);
     const { language } = await form();
     const before = languageOnScreen();
     await user.selectOptions(language, 'es');
@@ -209,16 +245,16 @@ describe("settings' language field", () => {
 
     expect(goToDocuments).toHaveBeenCalledTimes(1);
     expect(languageOnScreen()).toEqual(before);
-    expect(applyLocale).not.toHaveBeenCalled();
+    expect(languageActor().getSnapshot().context.messages).toEqual(en);
     expect(saveSettings).not.toHaveBeenCalled();
   });
 
   it('a failed save leaves the language as it was and keeps the choice in the form', async () => {
     const user = userEvent.setup();
-    const { logic, applyLocale } = settingsWith(async () => {
+    const { logic } = settingsWith(async () => {
       throw new ApiError({ code: 'server', status: 500 });
     });
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { language } = await form();
     const before = languageOnScreen();
     await user.selectOptions(language, 'fr');
@@ -227,16 +263,16 @@ describe("settings' language field", () => {
       'Changes to your settings could not be saved. Please try saving again.',
     );
     expect(languageOnScreen()).toEqual(before);
-    expect(applyLocale).not.toHaveBeenCalled();
+    expect(languageActor().getSnapshot().value).toBe('idle');
     expect(language.value).toBe('fr');
   });
 
   it('follows a language chosen elsewhere while it is open (the sidebar), and Save keeps that one', async () => {
     const user = userEvent.setup();
     const { logic, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { language } = await form();
-    await setLocale('fr');
+    await showElsewhere('fr');
     await waitFor(() => expect(language.value).toBe('fr'));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ locale: 'fr', location: 'Leiden' }));
@@ -245,14 +281,13 @@ describe("settings' language field", () => {
   it('keeps a choice made in the form when the language changes elsewhere', async () => {
     const user = userEvent.setup();
     const { logic, saveSettings } = settingsWith();
-    renderView(<SettingsPage logic={logic} />, { path: '/settings' });
+    renderSettings(<SettingsPage logic={logic} />);
     const { language } = await form();
     await user.selectOptions(language, 'es');
-    await setLocale('fr');
-    await waitFor(() => expect(getLocaleState().locale).toBe('fr'));
+    await showElsewhere('fr');
     expect(language.value).toBe('es');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ locale: 'es', location: 'Leiden' }));
-    await waitFor(() => expect(getLocaleState().locale).toBe('es'));
+    await waitFor(() => expect(languageOnScreen().locale).toBe('es'));
   });
 });

@@ -1,12 +1,13 @@
 // The app's shell actor for view tests: the real shell machine and its real children, with the calls a
 // test names (fetchProfile, the document actions, the saves) and harmless fakes for the rest. Views
-// rendered inside <ShellHarness> reach the session, the modal and the document actions as in the app.
+// rendered inside <ShellHarness> reach the session, the modal, the document actions and the language on
+// screen as in the app.
 import type { ReactNode } from 'react';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { documentActionsMachine } from '../../machines/document-actions.machine';
-import { languageMachine, type LocaleDecision } from '../../machines/language.machine';
+import { languageMachine, type LanguageCatalog, type LanguageInput } from '../../machines/language.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { SAMPLE_PROFILE } from '../../machines/samples';
 import { sessionMachine } from '../../machines/session.machine';
@@ -14,6 +15,16 @@ import { createShellMachine, type ShellParts } from '../../machines/shell.machin
 import type { Profile, TokenGrant } from '../../machines/types';
 import { welcomeMachine } from '../../machines/welcome.machine';
 import { ShellContext } from '../../src/app/shell-context';
+import en from '../../src/i18n/en.json';
+import { loadCatalog } from '../../src/i18n/messages';
+
+/** English, as only the browser's languages chose it (the profile's may replace it), as main.tsx reads it. */
+export const START_LANGUAGE: LanguageInput = {
+  locale: 'en',
+  messages: en,
+  source: 'browser',
+  pendingForProfile: null,
+};
 
 export type TestShellOptions = {
   storedToken?: string | null;
@@ -24,6 +35,8 @@ export type TestShellOptions = {
   documentActions?: ShellParts['documentActions'];
   welcome?: ShellParts['welcome'];
   language?: ShellParts['language'];
+  /** The language read before the first render; English from the browser otherwise. */
+  startLanguage?: LanguageInput;
   /** Sends session.require once started, as a protected screen does. */
   requireSession?: boolean;
 };
@@ -66,15 +79,17 @@ export function createTestShell(options: TestShellOptions = {}): TestShell {
       languageMachine.provide({
         actors: {
           saveLocale: fromPromise(never),
-          decideLocale: fromPromise<LocaleDecision, { profileLocale: string }>(async () => ({
-            kind: 'none',
-          })),
+          loadCatalog: fromPromise<LanguageCatalog, { locale: LanguageInput['locale'] }>(({ input }) =>
+            loadCatalog(input.locale),
+          ),
         },
       }),
   });
   // null is a visitor without a stored token; left out, the visitor has one.
   const storedToken = options.storedToken === undefined ? 'token' : options.storedToken;
-  const shell = createActor(logic, { input: { storedToken } }).start();
+  const shell = createActor(logic, {
+    input: { storedToken, language: options.startLanguage ?? START_LANGUAGE },
+  }).start();
   started.add(shell);
   if (options.requireSession) {
     shell.getSnapshot().children.session?.send({ type: 'session.require', returnUrl: '/app/documents' });

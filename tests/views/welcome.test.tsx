@@ -5,12 +5,14 @@ import userEvent from '@testing-library/user-event';
 import { useSelector } from '@xstate/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import type { LanguageLocale } from '../../machines/language.machine';
+import type { LanguageInput, LanguageLocale } from '../../machines/language.machine';
 import type { ModalName } from '../../machines/modal.machine';
 import { SAMPLE_PROFILE } from '../../machines/samples';
 import type { Profile } from '../../machines/types';
 import { languageLogic, welcomeLogic } from '../../src/app/compose-preferences';
 import { useModalActor } from '../../src/app/modal-context';
+import fr from '../../src/i18n/fr.json';
+import { readStartLocale } from '../../src/i18n/locale';
 import { WelcomeModal } from '../../src/views/welcome/welcome-modal';
 import { findOpenDialog, renderView } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
@@ -43,9 +45,14 @@ const modalOf = (shell: TestShell) => {
  * The shell with the app's welcome and language actors (only their saves are faked): the session reads
  * `profile` when a protected screen asks for it, optionally while another modal is already open.
  */
-function renderShell(profile: Profile, openFirst?: ModalName) {
+function renderShell(profile: Profile, openFirst?: ModalName, startLanguage?: LanguageInput) {
   const fetchProfile = vi.fn(async () => profile);
-  const shell = createTestShell({ fetchProfile, welcome: welcomeLogic, language: languageLogic });
+  const shell = createTestShell({
+    fetchProfile,
+    welcome: welcomeLogic,
+    language: languageLogic,
+    ...(startLanguage ? { startLanguage } : {}),
+  });
   if (openFirst) modalOf(shell).send({ type: 'modal.open', name: openFirst });
   shell.getSnapshot().children.session?.send({ type: 'session.require', returnUrl: '/app/documents' });
   renderView(
@@ -129,8 +136,10 @@ describe('welcome modal', () => {
 
 describe('the profile and the forced locale', () => {
   it('gives the profile a forced locale once the session has one', async () => {
+    // A wrapper forced French on an earlier page (the sign-in pages came between): main.tsx reads it.
+    window.localStorage.setItem('locale', 'fr');
     window.sessionStorage.setItem('paraph.forcedLocale', 'fr');
-    renderShell({ ...SAMPLE_PROFILE, locale: 'en' });
+    renderShell({ ...SAMPLE_PROFILE, locale: 'en' }, undefined, { ...readStartLocale(), messages: fr });
     await waitFor(() => expect(saves.locale).toHaveBeenCalledWith({ locale: 'fr' }));
     expect(window.sessionStorage.getItem('paraph.forcedLocale')).toBeNull();
     expect(saves.locale).toHaveBeenCalledTimes(1);

@@ -22,9 +22,8 @@ import type { ActorRefFrom } from 'xstate';
 import { isLocationTooLong, type settingsMachine } from '../../../machines/settings.machine';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import { useLocaleState } from '../../i18n/use-locale';
 import { Busy } from '../busy';
-import { LanguageSelect } from '../language-select';
+import { LanguageSelect, useShownLocale } from '../language-select';
 import { ThemeSelect } from './theme-select';
 
 export type SettingsLogic = typeof settingsMachine;
@@ -146,7 +145,7 @@ export function SettingsPage({ logic }: { logic: SettingsLogic }) {
   const styles = useStyles();
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'settings.title' }));
-  const onScreen = useLocaleState().locale;
+  const onScreen = useShownLocale();
   const actor = useActorRef(logic, actorOptions({ input: { shownLocale: onScreen } }));
   // The sidebar's selector still applies at once: the form hears of it (it follows when untouched).
   useEffect(() => {
