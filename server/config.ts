@@ -61,6 +61,14 @@ export type Config = {
   // The limits of the process that parses and renders PDFs (PARAPH_RENDER_MEMORY_MB,
   // PARAPH_RENDER_PAGE_TIMEOUT_MS, PARAPH_RENDER_MAX_STREAM_BYTES).
   pdfSandbox: PdfSandboxLimits;
+  // Where mail goes: an smtp:// or smtps:// URL with its credentials (SMTP_URL), or null to keep messages
+  // for /dev/outbox. Never logged: it holds a password.
+  smtpUrl: string | null;
+  // The From of every message (PARAPH_MAIL_FROM): an address, or "Name <address>".
+  mailFrom: string;
+  // Days a signatory or reviewer may leave their turn waiting before a reminder, then at most one a day
+  // (PARAPH_REMINDER_DAYS; 0 turns reminders off).
+  reminderDays: number;
 };
 
 export type PdfSandboxLimits = { memoryMb: number; pageTimeoutMs: number; maxStreamBytes: number };
@@ -168,6 +176,32 @@ function demoMode(env: Env, hasPublicOrigin: boolean): boolean {
   throw new Error(`PARAPH_DEMO must be 0 or 1, got "${raw}"`);
 }
 
+function smtpUrl(env: Env): string | null {
+  const raw = nonEmpty(env.SMTP_URL);
+  if (raw === null) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  // The value is not repeated: it may hold a password.
+  if (url === null || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new Error(
+      'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com:465',
+    );
+  }
+  return raw;
+}
+
+const MAIL_FROM =
+  /^(?:[^<>\r\n]*<[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>|[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)$/;
+
+// A sender on the deployment's own domain unless told otherwise.
+function mailFrom(env: Env, publicOrigin: string): string {
+  const raw = nonEmpty(env.PARAPH_MAIL_FROM);
+  if (raw === null) return `Paraph <no-reply@${new URL(publicOrigin).hostname}>`;
+  if (!MAIL_FROM.test(raw)) {
+    throw new Error(`PARAPH_MAIL_FROM must be an address or "Name <address>", got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env): Config {
   const bucket = nonEmpty(env.S3_BUCKET);
   const geocoderService = geocoder(env);
@@ -217,5 +251,8 @@ export function loadConfig(env: Env): Config {
       pageTimeoutMs: integer(env, 'PARAPH_RENDER_PAGE_TIMEOUT_MS', 20_000, 50),
       maxStreamBytes: integer(env, 'PARAPH_RENDER_MAX_STREAM_BYTES', 128 * 1024 * 1024, 1024),
     },
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, publicOrigin.origin),
+    reminderDays: integer(env, 'PARAPH_REMINDER_DAYS', 3, 0),
   };
 }

@@ -9,6 +9,8 @@ import { autodeleteIntervalMs, startAutodeletion } from './jobs/autodeletion.ts'
 import { startCleanup } from './jobs/cleanup.ts';
 import { idpAutoconfirmOptions, startIdpAutoconfirm } from './jobs/idp-autoconfirm.ts';
 import { SIGNING_EXPIRY_INTERVAL_MS, startSigningExpiry } from './documents/signing-expiry.ts';
+import { DEFAULT_MAIL_POLL_MS, startMailSender } from './mail/sender.ts';
+import { REMINDER_INTERVAL_MS, startReminders } from './mail/reminders.ts';
 import { DEMO_PASSWORD, seedDemo } from './seed.ts';
 
 const IMAGE_POLL_MS = 1000;
@@ -26,14 +28,16 @@ async function main(): Promise<void> {
     // Loud on purpose: a demo server must never be mistaken for a real deployment.
     app.log.warn(
       { demo: true },
-      `DEMO MODE IS ON: anyone can sign in to the demo accounts with the published password, and /dev/outbox shows messages instead of e-mailing them. Set PARAPH_DEMO=0 for real use.`,
+      `DEMO MODE IS ON: anyone can sign in to the demo accounts with the published password, and /dev/outbox shows each person their messages. Set PARAPH_DEMO=0 for real use.`,
     );
     console.warn(
       [
         '',
         '!!! DEMO MODE IS ON: not for real documents !!!',
         `!!! Demo accounts with the known password ${DEMO_PASSWORD}: ${seed.accounts.map((account) => account.email).join(', ')}`,
-        '!!! Messages are not e-mailed: each signed-in person reads theirs at /dev/outbox',
+        config.smtpUrl === null
+          ? '!!! Messages are not e-mailed (SMTP_URL is not set): each signed-in person reads theirs at /dev/outbox'
+          : '!!! Messages are e-mailed through SMTP_URL; each signed-in person also sees theirs at /dev/outbox',
         '!!! Set PARAPH_DEMO=0 to turn it off.',
         '',
       ].join('\n'),
@@ -50,6 +54,14 @@ async function main(): Promise<void> {
   const cleanup = startCleanup(app.deps, { intervalMs: config.cleanupIntervalMs });
   const signingExpiry = startSigningExpiry(app.deps, { intervalMs: SIGNING_EXPIRY_INTERVAL_MS });
   const autoconfirmJob = autoconfirm === null ? null : startIdpAutoconfirm(app.deps, autoconfirm);
+  const mailSender = startMailSender(app.deps, { intervalMs: DEFAULT_MAIL_POLL_MS });
+  const reminders = startReminders(app.deps, { intervalMs: REMINDER_INTERVAL_MS });
+  if (config.smtpUrl === null) {
+    app.log.warn('SMTP_URL is not set: messages are kept, not e-mailed (demo mode shows them at /dev/outbox)');
+  } else {
+    // The host only: the URL may carry a password.
+    app.log.info({ smtpHost: new URL(config.smtpUrl).host }, 'messages are e-mailed through SMTP');
+  }
   console.log(`Paraph is running at ${config.publicOrigin}/app/`);
 
   let isStopping = false;
@@ -70,6 +82,8 @@ async function main(): Promise<void> {
         await cleanup.stop();
         await signingExpiry.stop();
         await autoconfirmJob?.stop();
+        await reminders.stop();
+        await mailSender.stop();
         await app.close();
         process.exit(0);
       } catch (error) {

@@ -13,7 +13,7 @@ import { hashPassword } from './auth/passwords.ts';
 import { DAY_MS } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { actionDb } from './documents/access.ts';
-import { invitePath, signUpPath } from './documents/sign-flow-notify.ts';
+import { enqueueMail } from './mail/queue.ts';
 import type { Database, ParticipantRole, ParticipantState, SignFlowState } from './db/schema.ts';
 import { pairKey } from './handlers/connections.ts';
 import { queueRenderPages } from './images/worker.ts';
@@ -545,21 +545,20 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           })
           .execute();
         // The invitation as a flow sends it, so the demo's sign-up link can be found in the outbox.
-        await trx
-          .insertInto('outbox')
-          .values({
-            id: randomUUID(),
-            to_email: DEMO_INVITEE_EMAIL,
-            subject: `${nameOf(spec.owner)} invites you to sign “${spec.title}.pdf” on Paraph`,
-            body: [
-              `${nameOf(spec.owner)} (${emailOf(spec.owner)}) asks you to sign “${spec.title}.pdf” on Paraph.`,
-              '',
-              `Create your Paraph account with this address (${DEMO_INVITEE_EMAIL}): ${signUpPath(inviteId)}`,
-              `Already have one? Open the invitation: ${invitePath(inviteId)}`,
-            ].join('\n'),
-            created_at: createdIso,
-          })
-          .execute();
+        await enqueueMail(
+          trx,
+          { email: DEMO_INVITEE_EMAIL, fallbackLocale: 'en' },
+          {
+            kind: 'flow.invitation',
+            role: 'signatory',
+            sender: { fullName: nameOf(spec.owner), email: emailOf(spec.owner) },
+            filename: `${spec.title}.pdf`,
+            comment: '',
+            email: DEMO_INVITEE_EMAIL,
+            inviteId,
+          },
+          createdAt,
+        );
       }
       await recordAudit(trx, {
         documentId: file.id,

@@ -12,6 +12,7 @@ import { errorReportsMigration } from './migrations/0007_error_reports.ts';
 import { inviteExpiryMigration } from './migrations/0008_invite_expiry.ts';
 import { pageFailuresMigration } from './migrations/0009_page_failures.ts';
 import { storageCleanupMigration } from './migrations/0010_storage_cleanup.ts';
+import { mailQueueMigration } from './migrations/0011_mail_queue.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -26,6 +27,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0008_invite_expiry': inviteExpiryMigration,
     '0009_page_failures': pageFailuresMigration,
     '0010_storage_cleanup': storageCleanupMigration,
+    '0011_mail_queue': mailQueueMigration,
   };
 }
 

@@ -142,6 +142,9 @@ export type SignFlowParticipantsTable = {
   approved_at: string | null;
   rejected_at: string | null;
   refuse_reason: string | null;
+  // Migration 0011: when the participant's turn came, and when they were last reminded of it.
+  due_at: Generated<string | null>;
+  reminded_at: Generated<string | null>;
 };
 
 export type ConnectionsTable = {
@@ -179,12 +182,23 @@ export type AuditEventsTable = {
   details: string;
 };
 
-export type OutboxTable = {
+export type MailState = 'queued' | 'sending' | 'sent' | 'kept' | 'failed';
+
+// Migration 0011: a message to send, kept as data (kind, params as JSON, the recipient's language) and
+// rendered when it is sent. `kept`: shown at /dev/outbox only (no SMTP server configured).
+export type MailQueueTable = {
   id: string;
   to_email: string;
-  subject: string;
-  body: string;
+  kind: string;
+  locale: string;
+  params: string;
+  state: MailState;
+  attempts: number;
+  run_after: string;
+  locked_until: string | null;
+  last_error: string | null;
   created_at: string;
+  sent_at: string | null;
 };
 
 // Migration 0003: invites sent to people without an account, and documents a participant deleted "for
@@ -306,7 +320,7 @@ export type Database = {
   connections: ConnectionsTable;
   jobs: JobsTable;
   audit_events: AuditEventsTable;
-  outbox: OutboxTable;
+  mail_queue: MailQueueTable;
   invites: InvitesTable;
   document_hides: DocumentHidesTable;
   connection_requests: ConnectionRequestsTable;

@@ -110,7 +110,9 @@ export async function deleteAsOwner(
     const before = recordOf(row, flow, participants);
     const { accepted, next } = applyLifecycleEvent(before, { type: 'flow.cancel' });
     if (accepted) {
-      await persistTransition(db, { documentId: row.id, flowId: flow.id }, { before, after: next }, meta);
+      await persistTransition(db, { documentId: row.id, flowId: flow.id }, { before, after: next }, meta, {
+        documentDeleted: true,
+      });
       await audit(db, meta, row.id, 'sign_flow.cancelled', {
         signFlowId: flow.id,
         reason: 'document_deleted',

@@ -18,6 +18,7 @@ import type {
 } from '../db/schema.ts';
 import { actionNotAllowed, type ActionDb } from './access.ts';
 import type { ActionMeta } from './actions.ts';
+import { notifyTransition, type TransitionNotice } from './sign-flow-notify.ts';
 
 export type { LifecycleEvent, LifecycleParticipant, LifecycleRecord };
 
@@ -76,14 +77,15 @@ const STAMPS: Partial<Record<ParticipantState, keyof SignFlowParticipantsTable>>
 /**
  * Writes the machine's answer: the document's state, the flow's (a flow has no `uploaded` or `error`
  * state: an error leaves the flow as it was) and each existing participant whose state changed, with the
- * time it changed. Participants the caller inserts or deletes (flow.start / flow.edit) are its own work.
+ * time it changed; then queues what the change says to the people concerned (notifyTransition).
+ * Participants the caller inserts or deletes (flow.start / flow.edit) are its own work, their messages too.
  */
 export async function persistTransition(
   db: ActionDb,
   ids: { documentId: string; flowId: string | null },
   { before, after }: Transition,
   meta: ActionMeta,
-  extra: { refuseReason?: string | null } = {},
+  extra: TransitionNotice = {},
 ): Promise<void> {
   const now = meta.now.toISOString();
   if (before.state !== after.state) {
@@ -111,10 +113,13 @@ export async function persistTransition(
         state: participant.state,
         ...(stamp === undefined ? {} : { [stamp]: now }),
         ...(participant.state === 'refused' ? { refuse_reason: extra.refuseReason ?? null } : {}),
+        // The reminders count from here.
+        ...(participant.state === 'pending' ? { due_at: now, reminded_at: null } : {}),
       })
       .where('id', '=', participant.id)
       .execute();
   }
+  await notifyTransition(db, ids, { before, after }, meta, extra);
 }
 
 /** The participants whose turn has just come (reviewers to review, signatories to sign). */

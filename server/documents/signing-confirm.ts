@@ -20,13 +20,11 @@ import { canApply } from '../../machines/document-lifecycle.ts';
 import { baseDb, isPostgres, type ActionDb } from './access.ts';
 import type { ActionMeta } from './actions.ts';
 import {
-  newlyDue,
   persistTransition,
   recordOf,
   transition,
   type LifecycleEvent,
 } from './sign-flow-lifecycle.ts';
-import { notifyDue } from './sign-flow-notify.ts';
 import { isSignLimitReached, SIGNED_ACTION } from './signing-limits.ts';
 import {
   flowPlacement,
@@ -354,29 +352,6 @@ async function complete(
     });
     // The viewer and the previews show the stamps: the page images are rendered again from the new file.
     await queueRenderPages(db, row.id, meta.now);
-    const due = newlyDue(step);
-    if (flow !== null && due.length > 0) {
-      const owner = await db
-        .selectFrom('users')
-        .select(['full_name', 'email'])
-        .where('id', '=', row.owner_id)
-        .executeTakeFirstOrThrow();
-      const { participants } = await flowOf(db, row.id);
-      await notifyDue(
-        db,
-        {
-          documentId: row.id,
-          flowId: flow.id,
-          filename: row.original_filename,
-          sender: { fullName: owner.full_name, email: owner.email },
-          comment: flow.comment,
-          now: meta.now,
-        },
-        due,
-        participants,
-        new Set(),
-      );
-    }
     return 'signed';
   });
 }

@@ -9,6 +9,7 @@ import type { AppDeps, AuthUser, Handlers, OperationRequest } from '../context.t
 import { toCount } from '../db/database.ts';
 import type { ConnectionRequestsTable, Database, UserRow } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { enqueueMail, recipientLocale } from '../mail/queue.ts';
 import {
   areConnected,
   connectedProfile,
@@ -239,22 +240,23 @@ async function createConnectionRequest(
   try {
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('connection_requests').values(row).execute();
-      if (invitationEmail !== null) {
-        // Plain text: the sender's name is user text and is never put into markup.
-        await trx
-          .insertInto('outbox')
-          .values({
-            id: randomUUID(),
-            to_email: invitationEmail,
-            subject: `${viewer.fullName} would like to connect with you on Paraph`,
-            body: [
-              `${viewer.fullName} (${viewer.email}) would like to connect with you on Paraph.`,
-              '',
-              `Create your Paraph account with this address (${invitationEmail}) to answer the request.`,
-            ].join('\n'),
-            created_at: now,
-          })
-          .execute();
+      // The person asked hears of it: by their account's address, or at the address given for someone
+      // without an account yet, who is asked to create one.
+      const sender = { fullName: viewer.fullName, email: viewer.email };
+      if (target !== undefined) {
+        await enqueueMail(
+          trx,
+          { email: target.email, fallbackLocale: 'en' },
+          { kind: 'connection.request', sender },
+          new Date(now),
+        );
+      } else if (invitationEmail !== null) {
+        await enqueueMail(
+          trx,
+          { email: invitationEmail, fallbackLocale: await recipientLocale(trx, viewer.email, 'en') },
+          { kind: 'connection.invitation', sender, email: invitationEmail },
+          new Date(now),
+        );
       }
     });
   } catch (error) {

@@ -1,19 +1,17 @@
-// The confirmation request the identity app answers: one outbox message to the signer with the absolute
+// The confirmation request the identity app answers: one message to the signer with the absolute
 // link of /idp/requests/{id}, sent by the sign call on the first request and by
 // resendDocumentVersionNotification when the person says nothing arrived. Resending is limited to once in
 // 5 s per version (the app's button is disabled that long too): the version's `notified_at` is claimed
 // with one conditional update, so every instance shares the limit. The first request, sent by the sign
 // call, does not count, so a resend right after it is allowed.
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { currentUser } from '../auth/current-user.ts';
-import type { Config } from '../config.ts';
 import type { Handlers, OperationRequest } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { versionForSigner } from '../documents/signing-confirm.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { idpRequestPath, smartCardLevelLabel } from '../pages/idp-render.ts';
+import { enqueueMail } from '../mail/queue.ts';
 import type { SmartCardType } from '../signing/smart-card-type.ts';
 import { sendTooManyRequests } from './connections.ts';
 
@@ -23,41 +21,32 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notPending = (): ApiError =>
   new ApiError(409, 'version_not_pending', 'This signature request has been answered already.');
 
-/** The absolute link a phone opens (the QR code and the message carry the same), on the configured origin. */
-export function confirmationUrl(config: Pick<Config, 'publicOrigin'>, versionId: string): string {
-  return `${config.publicOrigin}${idpRequestPath(versionId)}`;
-}
-
 export type ConfirmationRequest = {
   to: string;
   filename: string;
   smartCardType: SmartCardType;
   location: string;
-  confirmationUrl: string;
+  versionId: string;
   now: Date;
 };
 
-/** Writes the request to the outbox; in the sign call's transaction, so a refused call sends nothing. */
+/** Queues the request; in the sign call's transaction, so a refused call sends nothing. */
 export async function sendConfirmationRequest(
   db: Kysely<Database>,
   request: ConfirmationRequest,
 ): Promise<void> {
-  await db
-    .insertInto('outbox')
-    .values({
-      id: randomUUID(),
-      to_email: request.to,
-      subject: `Confirm your signature on “${request.filename}”`,
-      body: [
-        `You asked to sign “${request.filename}” on Paraph (${smartCardLevelLabel(request.smartCardType)}, ${request.location}).`,
-        '',
-        `Confirm or deny it in the identity app: ${request.confirmationUrl}`,
-        '',
-        'If you did not ask for this signature, deny it.',
-      ].join('\n'),
-      created_at: request.now.toISOString(),
-    })
-    .execute();
+  await enqueueMail(
+    db,
+    { email: request.to, fallbackLocale: 'en' },
+    {
+      kind: 'signature.confirmation',
+      filename: request.filename,
+      smartCardType: request.smartCardType,
+      location: request.location,
+      versionId: request.versionId,
+    },
+    request.now,
+  );
 }
 
 async function resendDocumentVersionNotification(
@@ -99,7 +88,7 @@ async function resendDocumentVersionNotification(
     filename: version.filename,
     smartCardType: version.smartCardType,
     location: version.location,
-    confirmationUrl: confirmationUrl(deps.config, version.id),
+    versionId: version.id,
     now,
   });
   return reply.status(204).send();

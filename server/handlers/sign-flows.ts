@@ -9,7 +9,7 @@ import { recordAudit } from '../audit.ts';
 import { currentUser } from '../auth/current-user.ts';
 import type { AuthUser, Handlers, OperationRequest } from '../context.ts';
 import type { RequestWithId } from '../http/typed-handler.ts';
-import type { ParticipantRole, ParticipantRow, SignFlowRow } from '../db/schema.ts';
+import type { ParticipantRole, ParticipantRow } from '../db/schema.ts';
 import {
   actionDb,
   actionNotAllowed,
@@ -37,7 +37,7 @@ import {
   type LifecycleEvent,
   type Transition,
 } from '../documents/sign-flow-lifecycle.ts';
-import { inviteNewcomers, notifyDue, type FlowMessageContext } from '../documents/sign-flow-notify.ts';
+import { flowMessageContext, inviteNewcomers, notifyDue } from '../documents/sign-flow-notify.ts';
 import { serializeSignFlow } from '../documents/sign-flow-serialize.ts';
 import { ApiError } from '../http/errors.ts';
 import { actionMeta } from './document-actions.ts';
@@ -62,27 +62,6 @@ async function loadLocked(db: ActionDb, req: RequestWithId, viewer: AuthUser): P
   const context = await loadDocumentContext(db, pathId(req), viewer, { lock: isPostgres(req.server.deps) });
   if (context === null) throw documentNotFound();
   return context;
-}
-
-async function messageContext(
-  db: ActionDb,
-  context: DocumentContext,
-  flow: Pick<SignFlowRow, 'id' | 'comment'>,
-  now: Date,
-): Promise<FlowMessageContext> {
-  const owner = await db
-    .selectFrom('users')
-    .select(['full_name', 'email'])
-    .where('id', '=', context.row.owner_id)
-    .executeTakeFirstOrThrow();
-  return {
-    documentId: context.row.id,
-    flowId: flow.id,
-    filename: context.row.original_filename,
-    sender: { fullName: owner.full_name, email: owner.email },
-    comment: flow.comment,
-    now,
-  };
 }
 
 async function participantsOf(db: ActionDb, flowId: string): Promise<ParticipantRow[]> {
@@ -233,7 +212,12 @@ async function saveSignFlow(
       if (entry.existing && old !== undefined) {
         await db
           .updateTable('sign_flow_participants')
-          .set({ position: entry.position, state })
+          .set({
+            position: entry.position,
+            state,
+            // The reminders count from when the turn came.
+            ...(state === 'pending' && old.state !== 'pending' ? { due_at: now, reminded_at: null } : {}),
+          })
           .where('id', '=', entry.id)
           .execute();
         continue;
@@ -253,6 +237,7 @@ async function saveSignFlow(
           approved_at: null,
           rejected_at: null,
           refuse_reason: null,
+          due_at: state === 'pending' ? now : null,
         })
         .execute();
     }
@@ -294,7 +279,12 @@ async function saveSignFlow(
     }
 
     const rows = await participantsOf(db, flowId);
-    const messages = await messageContext(db, context, { id: flowId, comment: input.comment }, meta.now);
+    const messages = await flowMessageContext(
+      db,
+      context.row,
+      { id: flowId, comment: input.comment },
+      meta.now,
+    );
     const before = new Set(context.participants.map((row) => `${row.role}:${row.email}`));
     const added = rows.filter((row) => mode === 'create' || !before.has(`${row.role}:${row.email}`));
     const invited = await inviteNewcomers(db, messages, added, deps.config.inviteTtlDays);
@@ -379,11 +369,6 @@ async function finish(
   const flow = context.flow;
   if (flow === null) throw actionNotAllowed();
   await persistTransition(db, { documentId: context.row.id, flowId: flow.id }, step, meta, extra);
-  const due = newlyDue(step);
-  if (due.length > 0) {
-    const rows = await participantsOf(db, flow.id);
-    await notifyDue(db, await messageContext(db, context, flow, meta.now), due, rows, new Set());
-  }
   await audit(db, meta, context.row.id, action, { signFlowId: flow.id, state: step.after.state, ...details });
 }
 

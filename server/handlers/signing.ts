@@ -27,7 +27,7 @@ import {
 } from '../documents/signing-versions.ts';
 import { ApiError } from '../http/errors.ts';
 import { actionMeta } from './document-actions.ts';
-import { confirmationUrl, sendConfirmationRequest } from './document-versions-resend.ts';
+import { sendConfirmationRequest } from './document-versions-resend.ts';
 
 type SignRequest = components['schemas']['SignRequest'];
 
@@ -179,7 +179,7 @@ async function signDocument(req: OperationRequest<'signDocument'>) {
       filename: context.row.original_filename,
       smartCardType: card.smart_card_type as components['schemas']['SmartCardType'],
       location: input.location,
-      confirmationUrl: confirmationUrl(deps.config, row.id),
+      versionId: row.id,
       now,
     });
     return row;

@@ -1,6 +1,6 @@
-// /dev/outbox: the messages Paraph would have e-mailed (turn notifications, connection invitations,
-// signature confirmations), newest first, so that someone trying Paraph on one machine can follow their
-// links. Only in demo mode (PARAPH_DEMO): a real deployment sends mail instead. It is a mailbox, not a
+// /dev/outbox: the messages Paraph sends (or, with no SMTP server configured, keeps instead of sending),
+// newest first, as their text version, so that someone trying Paraph on one machine can follow their
+// links. Only in demo mode (PARAPH_DEMO). It is a mailbox, not a
 // log: a signed-in person sees only the messages addressed to them, because messages carry links meant
 // for their recipient alone (an invitation's sign-up link creates that person's account). Anyone else is
 // sent to sign in. Plain HTML, no script; every value is escaped, and only links to this server's own
@@ -9,27 +9,34 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { findSession, SESSION_COOKIE } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
+import { parseMailMessage, renderMail, toMailLocale } from '../mail/messages.ts';
 import { escapeHtml, PAGE_STYLE } from './html.ts';
 
 const SHOWN = 100;
 // After escaping: this server's pages only (a path), never another site's address.
 const OWN_LINK = /(^|\s)(\/(?:sign_up|sign_in|app\/|idp\/)[^\s]*)/g;
-// The identity app's links are absolute (a phone opens them): shown whole, followed as this server's path,
+// Messages' links are absolute (a mail client opens them): shown whole, followed as this server's path,
 // so even a message naming another host leads only here.
-const IDP_LINK = /(^|\s)https?:\/\/[^\s/]+(\/idp\/[^\s]*)/g;
+const ABSOLUTE_LINK = /(^|\s)https?:\/\/[^\s/]+(\/(?:sign_up|sign_in|app\/|idp\/)[^\s]*)/g;
 
 function linkify(escaped: string): string {
   return escaped
     .replace(OWN_LINK, (_match, space: string, path: string) => `${space}<a href="${path}">${path}</a>`)
-    .replace(IDP_LINK, (match: string, space: string, path: string) => {
+    .replace(ABSOLUTE_LINK, (match: string, space: string, path: string) => {
       const shown = match.slice(space.length);
       return `${space}<a href="${path}">${shown}</a>`;
     });
 }
 
-export function renderOutbox(
-  messages: readonly { to_email: string; subject: string; body: string; created_at: string }[],
-): string {
+export type OutboxEntry = {
+  to_email: string;
+  subject: string;
+  body: string;
+  created_at: string;
+  state: string;
+};
+
+export function renderOutbox(messages: readonly OutboxEntry[]): string {
   const items =
     messages.length === 0
       ? '<p>No message yet.</p>'
@@ -37,7 +44,7 @@ export function renderOutbox(
           .map(
             (message) => `<li>
 <p><strong>${escapeHtml(message.subject)}</strong><br>
-To ${escapeHtml(message.to_email)} · <time datetime="${escapeHtml(message.created_at)}">${escapeHtml(message.created_at)}</time></p>
+To ${escapeHtml(message.to_email)} · <time datetime="${escapeHtml(message.created_at)}">${escapeHtml(message.created_at)}</time> · ${escapeHtml(message.state)}</p>
 <pre>${linkify(escapeHtml(message.body))}</pre>
 </li>`,
           )
@@ -54,7 +61,7 @@ To ${escapeHtml(message.to_email)} · <time datetime="${escapeHtml(message.creat
 <body>
 <main>
 <h1>Outbox</h1>
-<p class="lead">What Paraph would have e-mailed you, newest first (demo mode only).</p>
+<p class="lead">The messages Paraph sent you, or kept for you when no mail server is set, newest first (demo mode only).</p>
 ${items}
 </main>
 </body>
@@ -80,14 +87,20 @@ export function registerDevOutbox(app: FastifyInstance, deps: AppDeps): void {
     if (person === undefined) {
       return reply.header('cache-control', 'no-store').redirect(OUTBOX_SIGN_IN, 303);
     }
-    const messages = await deps.db
-      .selectFrom('outbox')
-      .select(['to_email', 'subject', 'body', 'created_at'])
+    const rows = await deps.db
+      .selectFrom('mail_queue')
+      .select(['to_email', 'kind', 'locale', 'params', 'state', 'created_at'])
       .where((eb) => eb(eb.fn('lower', ['to_email']), '=', person.email.toLowerCase()))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(SHOWN)
       .execute();
+    const messages = rows.flatMap((row): OutboxEntry[] => {
+      const message = parseMailMessage(row.kind, row.params);
+      if (message === null) return [];
+      const { subject, text } = renderMail(message, toMailLocale(row.locale), deps.config.publicOrigin);
+      return [{ to_email: row.to_email, subject, body: text, created_at: row.created_at, state: row.state }];
+    });
     return reply
       .header('Cache-Control', 'no-store')
       .type('text/html; charset=utf-8')

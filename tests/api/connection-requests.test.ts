@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toCount } from '../../server/db/database.ts';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp, type TestUser } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 
 type RequestResource = {
   id: string;
@@ -24,7 +25,7 @@ async function connect(t: TestApp, a: TestUser, b: TestUser): Promise<void> {
 
 async function countRows(
   t: TestApp,
-  table: 'connections' | 'connection_requests' | 'outbox',
+  table: 'connections' | 'connection_requests' | 'mail_queue',
 ): Promise<number> {
   const row = await t.deps.db
     .selectFrom(table)
@@ -197,7 +198,10 @@ describe('connection requests', () => {
       expect(response.json<ErrorBody>().code, JSON.stringify(body)).toBe(code);
     }
     expect(await countRows(t, 'connection_requests')).toBe(1);
-    expect(await countRows(t, 'outbox')).toBe(0);
+    // The one request made before the refusals told Bob; the refusals told nobody.
+    expect((await queuedMessages(t.deps.db)).map((mail) => [mail.to_email, mail.kind])).toEqual([
+      [bob.email, 'connection.request'],
+    ]);
   });
 
   it('takes `to` with that profile’s own address (spec 000 §3), whatever its case', async () => {
@@ -209,7 +213,11 @@ describe('connection requests', () => {
     expect(body.data.attributes.invitationEmailAddress).toBeNull();
     expect(body.included.map((profile) => profile.id)).toEqual([bob.id]);
     expect((await list(bobToken)).data.map((entry) => entry.attributes.direction)).toEqual(['inbound']);
-    expect(await countRows(t, 'outbox')).toBe(0);
+    // Bob hears of it at his account's address, with a link to where he answers it.
+    const mail = await queuedMessages(t.deps.db);
+    expect(mail.map((entry) => [entry.to_email, entry.kind])).toEqual([[bob.email, 'connection.request']]);
+    expect(mail[0]?.subject).toBe('Ada Lovelace would like to connect with you on Paraph');
+    expect(mail[0]?.body).toContain('http://localhost:8080/app/connections');
   });
 
   it('refuses `to` and an address that name different people, and stores nothing', async () => {
@@ -233,7 +241,7 @@ describe('connection requests', () => {
         expect(error.message).toBe('The profile and the e-mail address belong to different people.');
     }
     expect(await countRows(t, 'connection_requests')).toBe(0);
-    expect(await countRows(t, 'outbox')).toBe(0);
+    expect(await countRows(t, 'mail_queue')).toBe(0);
     expect(await incoming(bobToken)).toBe(0);
     expect(await incoming(await t.signIn(carol.email))).toBe(0);
   });
@@ -245,7 +253,9 @@ describe('connection requests', () => {
     expect(body.data.relationships.profile.data?.id).toBe(bob.id);
     expect(body.data.attributes.invitationEmailAddress).toBeNull();
     expect(await incoming(bobToken)).toBe(1);
-    expect(await countRows(t, 'outbox')).toBe(0);
+    expect((await queuedMessages(t.deps.db)).map((mail) => [mail.to_email, mail.kind])).toEqual([
+      [bob.email, 'connection.request'],
+    ]);
   });
 
   it('invites an address without an account by e-mail; the request waits for that account', async () => {
@@ -256,7 +266,7 @@ describe('connection requests', () => {
     expect(body.data.relationships.profile.data).toBeNull();
     expect(body.data.attributes.invitationEmailAddress).toBe('dave@example.test');
     expect(body.included).toEqual([]);
-    const mail = await t.deps.db.selectFrom('outbox').selectAll().execute();
+    const mail = await queuedMessages(t.deps.db);
     expect(mail.map((entry) => entry.to_email)).toEqual(['dave@example.test']);
     expect(mail[0]?.body).toContain('Ada Lovelace');
 

@@ -1,8 +1,9 @@
 // /dev/outbox shows what would have been e-mailed, in demo mode only, to its signed-in recipient only, as
 // text: markup in a message stays text, and only links to this server's own pages are clickable.
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from './helpers';
+import { enqueueMail } from '../../server/mail/queue.ts';
+import { keepTextMessage } from './mail-support.ts';
 
 const RECIPIENT = 'new.person@example.test';
 
@@ -19,16 +20,7 @@ async function addMessage(
   at = new Date(),
   to = RECIPIENT,
 ): Promise<void> {
-  await app.deps.db
-    .insertInto('outbox')
-    .values({
-      id: randomUUID(),
-      to_email: to,
-      subject,
-      body,
-      created_at: at.toISOString(),
-    })
-    .execute();
+  await keepTextMessage(app.deps.db, { to, subject, body, at });
 }
 
 // The session cookie of the sign-in page, as the browser keeps it.
@@ -84,6 +76,32 @@ describe('/dev/outbox', () => {
     expect(page.body).toContain('<a href="/idp/requests/1b2c">http://127.0.0.1:8080/idp/requests/1b2c</a>');
     expect(page.body).toContain('<a href="/idp/requests/1b2c">https://evil.example/idp/requests/1b2c</a>');
     expect(page.body).not.toContain('href="http');
+  });
+
+  it('shows a queued message as its recipient would read it, its absolute links followed on this server', async () => {
+    t = await buildTestApp({ env: { PARAPH_DEMO: '1' } });
+    const documentId = '5f0c1f43-9a3e-4c55-8d0e-3f6f5b1c2d7e';
+    await enqueueMail(
+      t.deps.db,
+      { email: RECIPIENT, fallbackLocale: 'fr' },
+      {
+        kind: 'flow.turn',
+        role: 'reviewer',
+        sender: { fullName: 'Ada <i>Lovelace</i>', email: 'ada@example.test' },
+        filename: 'Bail.pdf',
+        comment: '',
+        target: { documentId, inviteId: null },
+      },
+      new Date(),
+    );
+    const page = await outboxAs(t, RECIPIENT);
+    // The recipient has an account in English by now (outboxAs makes it), but the message was queued for
+    // the address alone, in the sender's language.
+    expect(page.body).toContain('C’est à vous de relire « Bail.pdf »');
+    expect(page.body).toContain('Ada &lt;i&gt;Lovelace&lt;/i&gt;');
+    expect(page.body).toContain(
+      `<a href="/app/document/${documentId}">http://localhost:8080/app/document/${documentId}</a>`,
+    );
   });
 
   it('does not exist outside demo mode', async () => {

@@ -15,6 +15,7 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const CSRF_FIELD = /name="csrf_token" value="([^"]+)"/;
@@ -328,12 +329,9 @@ describe('resendDocumentVersionNotification', () => {
   }
 
   async function outboxFor(email: string) {
-    return t.deps.db
-      .selectFrom('outbox')
-      .select(['subject', 'body'])
-      .where('to_email', '=', email)
-      .where('subject', 'like', 'Confirm your signature%')
-      .execute();
+    return (await queuedMessages(t.deps.db, { to: email })).filter(
+      (message) => message.kind === 'signature.confirmation',
+    );
   }
 
   it('sends the confirmation request again at most once in 5 s, with the absolute /idp/ link', async () => {

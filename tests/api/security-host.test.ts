@@ -2,6 +2,7 @@
 // behind a trusted proxy) never reaches the identity-app link of a sign request, nor the stored message.
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 import { cardFor, SOLO_PLACEMENT, storedDocument } from './signing-support.ts';
 
 const FORGED = {
@@ -42,11 +43,7 @@ describe('links under a forged Host header', () => {
       url: `/api/document_versions/${version.id}`,
       headers: { ...bearer(token), ...FORGED },
     });
-    const messages = await t.deps.db
-      .selectFrom('outbox')
-      .select('body')
-      .where('to_email', '=', ada.email)
-      .execute();
+    const messages = await queuedMessages(t.deps.db, { to: ada.email, origin: t.deps.config.publicOrigin });
     return {
       versionId: version.id,
       answered: version.attributes.confirmationUrl,

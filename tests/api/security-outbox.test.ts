@@ -1,8 +1,8 @@
 // /dev/outbox is a mailbox, not a log: in demo mode it shows a signed-in person the messages addressed
 // to them, and sends anyone else to sign in. It never answers a stranger with someone's sign-up link.
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from './helpers.ts';
+import { keepTextMessage } from './mail-support.ts';
 
 describe('/dev/outbox access', () => {
   let t: TestApp;
@@ -13,16 +13,7 @@ describe('/dev/outbox access', () => {
       ['ada@example.test', 'It is your turn: /app/document/ada-doc'],
       ['bob@example.test', 'Confirm: http://localhost:8080/idp/requests/bob-secret'],
     ] as const) {
-      await t.deps.db
-        .insertInto('outbox')
-        .values({
-          id: randomUUID(),
-          to_email: to,
-          subject: `For ${to}`,
-          body,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
+      await keepTextMessage(t.deps.db, { to, subject: `For ${to}`, body });
     }
   });
   afterEach(async () => {

@@ -143,7 +143,7 @@ async function snapshot(deps: AppDeps, documentId: string) {
     .select('action')
     .where('document_id', '=', documentId)
     .execute();
-  const outbox = await db.selectFrom('outbox').select('id').execute();
+  const outbox = await db.selectFrom('mail_queue').select('id').execute();
   const invites = await db.selectFrom('invites').select('id').where('document_id', '=', documentId).execute();
   return { document, flows, participants, audit, outbox: outbox.length, invites };
 }

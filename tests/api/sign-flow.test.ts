@@ -12,6 +12,7 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 
 type SignFlowResponse = components['schemas']['SignFlowResponse'];
 type Included = SignFlowResponse['included'][number];
@@ -83,7 +84,7 @@ describe('sign flows', () => {
   const documentState = async (id: string) =>
     (await db().selectFrom('documents').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state;
 
-  const outbox = () => db().selectFrom('outbox').selectAll().orderBy('created_at').execute();
+  const outbox = () => queuedMessages(db());
 
   const auditOf = (id: string) =>
     db().selectFrom('audit_events').selectAll().where('document_id', '=', id).orderBy('at').execute();

@@ -12,6 +12,7 @@ import {
 } from '../../server/documents/signing-confirm.ts';
 import { runSigningExpiry, SIGNING_GRACE_MS } from '../../server/documents/signing-expiry.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp, type TestUser } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 import {
   auditActions,
   cardFor,
@@ -299,11 +300,7 @@ describe('the sign pipeline', () => {
     });
     expect(await auditActions(t.deps, id)).toEqual(['document.sign_requested']);
     // The identity app's message to the signer.
-    const outbox = await t.deps.db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('to_email', '=', ada.email)
-      .execute();
+    const outbox = await queuedMessages(t.deps.db, { to: ada.email });
     expect(outbox.map((message) => message.body).join('\n')).toContain(`/idp/requests/${version.id}`);
 
     const own = await getVersion(adaToken, version.id);

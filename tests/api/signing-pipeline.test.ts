@@ -11,6 +11,7 @@ import { confirmDocumentVersion } from '../../server/documents/signing-confirm.t
 import { runPendingImageJobs } from '../../server/images/worker.ts';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp, type TestUser } from './helpers.ts';
+import { queuedMessages } from './mail-support.ts';
 import {
   auditActions,
   cardFor,
@@ -98,11 +99,7 @@ describe('the sign pipeline with the real signer', () => {
     const first = await t.deps.store.getBuffer(afterAda.signed_file_key ?? '');
     expect(validCount(pdfsig(t, first))).toBe(1);
     // Bob's turn has come: he is told so.
-    const outbox = await t.deps.db
-      .selectFrom('outbox')
-      .select('subject')
-      .where('to_email', '=', bob.email)
-      .execute();
+    const outbox = await queuedMessages(t.deps.db, { to: bob.email });
     expect(outbox.map((message) => message.subject).join('\n')).toContain('It is your turn to sign');
 
     const bobVersion = await requestSignature(t, bobToken, id, {

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startMailbox } from './mailbox.ts';
 import { STATE_FILE } from './server-state.ts';
 
 /** Where the geocoder stand-in says the browser's faked position is (tests/e2e/signing.spec.ts). */
@@ -47,6 +48,8 @@ export async function startE2eServer(): Promise<E2eServer> {
       PARAPH_DATA_DIR: dataDir,
       PARAPH_DEMO: '1',
       PARAPH_GEOCODER_URL: geocoderUrl,
+      // The runner's mail server (tests/e2e/mailbox.ts), once the global setup has started it.
+      ...(process.env.PARAPH_E2E_SMTP_URL ? { SMTP_URL: process.env.PARAPH_E2E_SMTP_URL } : {}),
       // The workspace journey makes its 45 documents through the API in well under a minute.
       PARAPH_UPLOAD_GRANTS_PER_MINUTE: '1000',
     },
@@ -84,9 +87,13 @@ export default async function globalSetup(): Promise<void> {
   if (!existsSync('dist/index.html') && !process.env.PARAPH_APP_DIR) {
     throw new Error('The app is not built: run "npm run build" first (npm test does it).');
   }
+  // Before the server: it sends there. The workers inherit both variables.
+  const mailbox = path.resolve(`test-results/e2e-mailbox-${process.pid}`);
+  process.env.PARAPH_E2E_SMTP_URL = await startMailbox(mailbox);
+  process.env.PARAPH_E2E_MAILBOX = mailbox;
   const { url, pid, dataDir } = await startE2eServer();
   process.env.PARAPH_URL = url;
   process.env.PARAPH_E2E_DATA_DIR = dataDir;
   mkdirSync(path.dirname(STATE_FILE), { recursive: true });
-  writeFileSync(STATE_FILE, JSON.stringify({ pid, dataDir }));
+  writeFileSync(STATE_FILE, JSON.stringify({ pid, dataDir, mailbox }));
 }

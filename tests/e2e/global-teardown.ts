@@ -3,7 +3,11 @@ import { STATE_FILE } from './server-state.ts';
 
 export default async function globalTeardown(): Promise<void> {
   const stateFile = STATE_FILE;
-  const { pid, dataDir } = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; dataDir: string };
+  const { pid, dataDir, mailbox } = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+    pid: number;
+    dataDir: string;
+    mailbox: string;
+  };
   try {
     process.kill(pid, 'SIGTERM');
   } catch {
@@ -11,5 +15,6 @@ export default async function globalTeardown(): Promise<void> {
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(mailbox, { recursive: true, force: true });
   rmSync(stateFile, { force: true });
 }

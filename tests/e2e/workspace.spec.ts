@@ -170,8 +170,8 @@ test("a document link opened cold shows the first page's image until pdf.js has 
   await expect
     .poll(
       async () =>
-        ((await (await page.request.get(`${baseUrl()}/api/documents/${id}`, { headers })).json()) as Read).data
-          .attributes.publicImagesFileUrls.length,
+        ((await (await page.request.get(`${baseUrl()}/api/documents/${id}`, { headers })).json()) as Read)
+          .data.attributes.publicImagesFileUrls.length,
       { timeout: 30_000 },
     )
     .toBe(3);
@@ -191,9 +191,9 @@ test("a document link opened cold shows the first page's image until pdf.js has 
   const viewer = page.getByRole('region', { name: 'Document pages' });
   const firstPage = viewer.getByRole('img', { name: /Page 1/ });
   await expect(firstPage.locator('img')).toBeVisible();
-  expect(await firstPage.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
-    500,
-  );
+  expect(
+    await firstPage.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth),
+  ).toBeGreaterThan(500);
   await expect(firstPage).toHaveAttribute('aria-busy', 'true');
   await expect(viewer.locator('canvas:not([hidden])')).toHaveCount(0);
 
