@@ -170,6 +170,23 @@ describe('mail over SMTP', () => {
     expect((await queuedMessages(t.deps.db)).every((message) => message.state === 'sent')).toBe(true);
   });
 
+  it('tells the owner and the waiting signatory when a reviewer rejects, not the reviewer', async () => {
+    const { id } = await storedDocument(t.deps, { ownerId: ada.id, originalFilename: 'Quote.pdf' });
+    const started = await startFlow(id, {
+      type: 'ordered',
+      reviewer_email_addresses: [carol.email],
+      signatory_email_addresses: [bob.email],
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    expect((await deliver()).flatMap((entry) => entry.envelopeTo)).toEqual([carol.email]);
+    expect((await act('reject', id, carolToken)).statusCode).toBe(200);
+    const news = await deliver();
+    // Bob was still waiting and never heard of the flow: only Ada is told.
+    expect(news.flatMap((entry) => entry.envelopeTo)).toEqual([ada.email]);
+    expect(to(news, ada.email).mail.subject).toBe('Carol Chen rejected “Quote.pdf”');
+    await expectLinksOpen(to(news, ada.email), [`/app/document/${id}`]);
+  });
+
   it('tells everyone when a document is signed, with the page where the signed PDF downloads', async () => {
     const { id } = await storedDocument(t.deps, { ownerId: ada.id, originalFilename: 'Contract.pdf' });
     expect(
