@@ -31,6 +31,7 @@ import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
+import { registerHealthRoutes } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
 import { refuseNulCharacters, requestBodyGate } from './http/request-body.ts';
 import { contentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.ts';
@@ -42,6 +43,7 @@ import { createStore } from './storage/create-store.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import { registerLocalStorageRoutes } from './storage/routes.ts';
 import { lazyLocalSigner } from './documents/signing-signer.ts';
+import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
 
 export type BuildOverrides = {
@@ -128,7 +130,17 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
   try {
     const store = overrides.store ?? (await createStore(config, db, clock));
     const signer = overrides.signer ?? lazyLocalSigner(config, clock);
-    const deps: AppDeps = { db, store, config, clock, log: app.log, signer };
+    const metrics = createMetrics({ db, clock, log: app.log });
+    const deps: AppDeps = {
+      db,
+      store,
+      config,
+      clock,
+      log: app.log,
+      signer,
+      metrics,
+      readiness: { isDraining: false },
+    };
     app.decorate('deps', deps);
     app.decorateRequest('user', null);
     if (dialect !== null) app.log.debug({ dialect }, 'database ready');
@@ -141,6 +153,13 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     registerErrorHandling(app);
     app.addHook('preValidation', refuseNulCharacters);
     registerSecurityHeaders(app, config);
+    // By the route's pattern (/api/documents/:id), never the URL: ids would make a series per document.
+    app.addHook('onResponse', async (req, reply) => {
+      metrics.httpRequestDuration.observe(
+        { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 16 * 1024 });
 
@@ -179,6 +198,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       },
     });
 
+    registerHealthRoutes(app, deps);
     registerSignInPages(app, deps);
     registerDevOutbox(app, deps);
     registerIdpPages(app, deps);

@@ -25,6 +25,10 @@ export type Config = {
   // How often the cleanup job removes deleted documents' files, unused uploads and stale temporary files
   // (PARAPH_CLEANUP_INTERVAL_MS).
   cleanupIntervalMs: number;
+  // The longest a shutdown may take (PARAPH_SHUTDOWN_TIMEOUT_MS); then the process exits anyway, with 1.
+  shutdownTimeoutMs: number;
+  // When set, GET /metrics asks for it as a bearer token (PARAPH_METRICS_TOKEN).
+  metricsToken: string | null;
   retentionDays: number;
   // Days an error report (with the client's address) is kept before the hourly job removes it.
   errorReportRetentionDays: number;
@@ -217,6 +221,8 @@ export function loadConfig(env: Env): Config {
     maxUploadBytes: integer(env, 'PARAPH_MAX_UPLOAD_BYTES', 52_428_800, 1),
     uploadGrantsPerMinute: integer(env, 'PARAPH_UPLOAD_GRANTS_PER_MINUTE', 30, 1),
     cleanupIntervalMs: integer(env, 'PARAPH_CLEANUP_INTERVAL_MS', 10 * 60 * 1000, 1000),
+    shutdownTimeoutMs: integer(env, 'PARAPH_SHUTDOWN_TIMEOUT_MS', 10_000, 1000),
+    metricsToken: nonEmpty(env.PARAPH_METRICS_TOKEN),
     retentionDays: integer(env, 'PARAPH_RETENTION_DAYS', 365, 1),
     errorReportRetentionDays: integer(env, 'PARAPH_ERROR_REPORT_RETENTION_DAYS', 90, 1),
     s3:

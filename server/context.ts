@@ -1,11 +1,15 @@
-// What every handler can reach: the database, the object store, the configuration, the clock, the log and
-// the signer that stamps and signs PDFs.
+// What every handler can reach: the database, the object store, the configuration, the clock, the log,
+// the signer that stamps and signs PDFs, the app's metrics and whether the instance is shutting down.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
+import type { AppMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
 import type { ObjectStore } from './storage/object-store.ts';
+
+/** Set by main.ts when shutdown begins: GET /readyz then answers 503, so balancers send nothing new. */
+export type Readiness = { isDraining: boolean };
 
 export type AppDeps = {
   db: Kysely<Database>;
@@ -14,6 +18,8 @@ export type AppDeps = {
   clock: () => Date;
   log: FastifyBaseLogger;
   signer: Signer;
+  metrics: AppMetrics;
+  readiness: Readiness;
 };
 
 export type AuthUser = { id: string; email: string; fullName: string };

@@ -33,6 +33,7 @@ import {
   type ResolvedPlacement,
 } from './signing-placement.ts';
 import { expirePendingVersions, versionNotFound } from './signing-versions.ts';
+import { ApiError } from '../http/errors.ts';
 import { errorText } from '../http/logging.ts';
 
 export type ConfirmInput = { versionId: string; userId: string; ip: string | null; userAgent: string | null };
@@ -399,10 +400,25 @@ function isPresignError(error: unknown): boolean {
 
 // ------------------------------------------------------------------ the entry points
 
+/**
+ * Confirms a request to sign; every confirmation is counted by how it ended (GET /metrics). A request
+ * that is not the caller's (an ApiError) is no signature and is not counted.
+ */
 export async function confirmDocumentVersion(
   deps: AppDeps,
   input: ConfirmInput,
 ): Promise<{ outcome: ConfirmOutcome }> {
+  try {
+    const result = await confirm(deps, input);
+    deps.metrics.signatures.inc({ outcome: result.outcome });
+    return result;
+  } catch (error) {
+    if (!(error instanceof ApiError)) deps.metrics.signatures.inc({ outcome: 'error' });
+    throw error;
+  }
+}
+
+async function confirm(deps: AppDeps, input: ConfirmInput): Promise<{ outcome: ConfirmOutcome }> {
   const deadline = Date.now() + BUSY_WAIT_MS;
   let begun: Begun | null = null;
   for (let attempt = 0; begun === null; attempt += 1) {

@@ -2,7 +2,7 @@
 // signatures (/storage) or return URLs (/api/log_out), and headers carry tokens and cookies, so neither is
 // ever written. `redact` is a second line of defence should someone log a request object by hand.
 import type { FastifyServerOptions } from 'fastify';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, LoggerOptions } from 'pino';
 
 type LoggedRequest = {
   method: string;
@@ -34,13 +34,17 @@ const REDACT_PATHS = [
   'token',
 ];
 
-export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+/** pino's options for every logger of the server: the app's, and main.ts's before the app exists. */
+export function logOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: pathOnly(req.url), ip: req.ip }),
     },
-    ...(stream === undefined ? {} : { stream }),
   };
+}
+
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  return { ...logOptions(level), ...(stream === undefined ? {} : { stream }) };
 }

@@ -324,6 +324,10 @@ async function processJob(
       return 'released';
     }
     let lock: string | null;
+    const startedAt = performance.now();
+    const pageDone = (outcome: 'rendered' | 'failed'): void => {
+      deps.metrics.pageRenderDuration.observe({ outcome }, (performance.now() - startedAt) / 1000);
+    };
     try {
       const page = await sandbox.renderPage(fileKey, load, pageNumber);
       const imageKey = pageImageKey(job.document_id, pageNumber);
@@ -333,6 +337,7 @@ async function processJob(
         await deps.store.delete(imageKey);
         return 'lost';
       }
+      pageDone('rendered');
     } catch (error) {
       if (isStopped(error)) {
         await release(deps, claim);
@@ -350,6 +355,7 @@ async function processJob(
       failed.push(pageNumber);
       lock = await recordPage(deps, claim, { pageNumber, failed });
       if (lock === null) return 'lost';
+      pageDone('failed');
     }
     claim.lock = lock;
   }

@@ -3,7 +3,9 @@
 // died is taken over when its lock expires (that message may then go out twice: at least once beats
 // never). A refused or failed send is tried again after a growing delay; after MAX_MAIL_ATTEMPTS the
 // message is marked failed and logged at error level. Without an SMTP server (SMTP_URL unset) the same
-// rounds keep each message for /dev/outbox instead.
+// rounds keep each message for /dev/outbox instead. At shutdown no new message is claimed, and a send
+// still going after a short grace is given up: its message goes back to the queue as it was, for any
+// instance to send at once.
 import nodemailer from 'nodemailer';
 import type { AppDeps } from '../context.ts';
 import type { MailQueueTable } from '../db/schema.ts';
@@ -25,6 +27,8 @@ export const MAIL_RETRY_DELAYS_MS = [
 // A send that takes longer than this is presumed dead with its runner.
 const MAIL_LOCK_MS = 2 * 60_000;
 export const DEFAULT_MAIL_POLL_MS = 5_000;
+/** How long stop() lets a send in progress finish before giving it up. */
+export const DEFAULT_MAIL_STOP_GRACE_MS = 2_000;
 
 export type OutgoingMail = RenderedMail & { to: string; from: string; replyTo?: string };
 
@@ -56,7 +60,10 @@ export function smtpTransport(smtpUrl: string): MailTransport {
   };
 }
 
-type QueuedMail = Pick<MailQueueTable, 'id' | 'to_email' | 'kind' | 'locale' | 'params' | 'attempts'>;
+type QueuedMail = Pick<
+  MailQueueTable,
+  'id' | 'to_email' | 'kind' | 'locale' | 'params' | 'attempts' | 'locked_until'
+>;
 
 async function claimNext(deps: AppDeps): Promise<QueuedMail | null> {
   const now = deps.clock();
@@ -86,7 +93,7 @@ async function claimNext(deps: AppDeps): Promise<QueuedMail | null> {
         eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', nowIso)]),
       ]),
     )
-    .returning(['id', 'to_email', 'kind', 'locale', 'params', 'attempts'])
+    .returning(['id', 'to_email', 'kind', 'locale', 'params', 'attempts', 'locked_until'])
     .executeTakeFirst();
   return claimed ?? null;
 }
@@ -111,24 +118,76 @@ async function markFailed(deps: AppDeps, mail: QueuedMail, error: string): Promi
   );
 }
 
-async function sendOne(deps: AppDeps, transport: MailTransport, mail: QueuedMail): Promise<void> {
+class SendCut extends Error {}
+
+// The send is left to finish or fail on its own (nobody waits for it); the caller stops waiting once `cut`
+// fires.
+function unlessCut(send: Promise<void>, cut: AbortSignal | undefined): Promise<void> {
+  if (cut === undefined) return send;
+  send.catch(() => undefined);
+  return new Promise<void>((resolve, reject) => {
+    const onCut = (): void => reject(new SendCut('the send was cut by shutdown'));
+    if (cut.aborted) {
+      onCut();
+      return;
+    }
+    cut.addEventListener('abort', onCut, { once: true });
+    send.then(resolve, reject).finally(() => cut.removeEventListener('abort', onCut));
+  });
+}
+
+// Back as it was before this claim, due now, unless another runner has taken it over meanwhile: the cut
+// send may or may not have reached the mail server, and at least once beats never.
+async function release(deps: AppDeps, mail: QueuedMail): Promise<void> {
+  await deps.db
+    .updateTable('mail_queue')
+    .set((eb) => ({
+      state: 'queued',
+      locked_until: null,
+      attempts: eb('attempts', '-', 1),
+      run_after: deps.clock().toISOString(),
+    }))
+    .where('id', '=', mail.id)
+    .where('state', '=', 'sending')
+    .where('locked_until', '=', mail.locked_until)
+    .execute();
+  deps.log.info(
+    { mailId: mail.id, kind: mail.kind },
+    'a message being sent at shutdown went back to the queue',
+  );
+}
+
+async function sendOne(
+  deps: AppDeps,
+  transport: MailTransport,
+  mail: QueuedMail,
+  cut: AbortSignal | undefined,
+): Promise<void> {
   const message = parseMailMessage(mail.kind, mail.params);
   if (message === null) {
+    deps.metrics.mailFailed.inc({ kind: mail.kind, final: 'true' });
     await markFailed(deps, mail, `unknown message kind "${mail.kind}" or unreadable parameters`);
     return;
   }
   const rendered = renderMail(message, toMailLocale(mail.locale), deps.config.publicOrigin);
   const replyTo = replyToOf(JSON.parse(mail.params) as Record<string, unknown>);
   try {
-    await transport.send({
+    const send = transport.send({
       ...rendered,
       to: mail.to_email,
       from: deps.config.mailFrom,
       ...(replyTo === undefined ? {} : { replyTo }),
     });
+    await unlessCut(send, cut);
   } catch (error) {
+    if (error instanceof SendCut) {
+      await release(deps, mail);
+      return;
+    }
     const text = errorText(error);
-    if (mail.attempts >= MAX_MAIL_ATTEMPTS) {
+    const isFinal = mail.attempts >= MAX_MAIL_ATTEMPTS;
+    deps.metrics.mailFailed.inc({ kind: mail.kind, final: String(isFinal) });
+    if (isFinal) {
       await markFailed(deps, mail, text);
       return;
     }
@@ -150,16 +209,29 @@ async function sendOne(deps: AppDeps, transport: MailTransport, mail: QueuedMail
     .set({ state: 'sent', locked_until: null, sent_at: deps.clock().toISOString(), last_error: null })
     .where('id', '=', mail.id)
     .execute();
+  deps.metrics.mailSent.inc({ kind: mail.kind });
   deps.log.info({ mailId: mail.id, kind: mail.kind }, 'message sent');
 }
+
+export type MailRoundOptions = {
+  /** Once aborted, no further message is claimed. */
+  signal?: AbortSignal;
+  /** Once aborted, a send in progress is given up and its message released to the queue. */
+  cut?: AbortSignal;
+};
 
 /**
  * One round: sends (or, with no transport, keeps for /dev/outbox) every message that is due now and that
  * this runner claims. Answers how many it handled.
  */
-export async function runMailQueue(deps: AppDeps, transport: MailTransport | null): Promise<number> {
+export async function runMailQueue(
+  deps: AppDeps,
+  transport: MailTransport | null,
+  options: MailRoundOptions = {},
+): Promise<number> {
   let handled = 0;
   for (;;) {
+    if (options.signal?.aborted === true) return handled;
     const mail = await claimNext(deps);
     if (mail === null) return handled;
     handled += 1;
@@ -171,13 +243,13 @@ export async function runMailQueue(deps: AppDeps, transport: MailTransport | nul
         .execute();
       continue;
     }
-    await sendOne(deps, transport, mail);
+    await sendOne(deps, transport, mail, options.cut);
   }
 }
 
 export function startMailSender(
   deps: AppDeps,
-  options: { intervalMs: number; transport?: MailTransport | null },
+  options: { intervalMs: number; transport?: MailTransport | null; stopGraceMs?: number },
 ): PeriodicJob {
   const transport =
     options.transport !== undefined
@@ -196,18 +268,27 @@ export function startMailSender(
         'the SMTP server cannot be used; messages wait in the queue',
       ),
     );
+  const stopping = new AbortController();
+  const cutting = new AbortController();
   const job = startPeriodicJob(deps.log, {
     intervalMs: options.intervalMs,
     runAtStart: true,
     failureMessage: 'the mail queue could not be sent',
     run: async () => {
-      await runMailQueue(deps, transport);
+      await runMailQueue(deps, transport, { signal: stopping.signal, cut: cutting.signal });
     },
   });
   return {
     async stop() {
-      await job.stop();
-      transport?.close();
+      stopping.abort();
+      // A mail server that stopped answering can hold a send for minutes: it must not hold the shutdown.
+      const grace = setTimeout(() => cutting.abort(), options.stopGraceMs ?? DEFAULT_MAIL_STOP_GRACE_MS);
+      try {
+        await job.stop();
+      } finally {
+        clearTimeout(grace);
+        transport?.close();
+      }
     },
   };
 }

@@ -10,10 +10,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pino, type Logger } from 'pino';
 import type { PdfSandboxLimits } from '../config.ts';
+import { logOptions } from '../http/logging.ts';
 import type { PdfInspection } from './inspect-bytes.ts';
 import type { SandboxReply, SandboxRequest } from './sandbox-protocol.ts';
 import { patchedWorkerUrl } from './stream-limit.ts';
@@ -46,6 +51,23 @@ const INSPECT_TIMEOUT_MS = 30_000;
 // An idle child gives its memory back, after long enough that a person uploading a few files in a row,
 // or a queue of page images, pays the start (a second or more on a busy machine) once.
 const IDLE_MS = 5 * 60_000;
+
+// What a child writes to stderr (a broken page's rejected promise, V8's report when it runs out of heap)
+// reaches the server's log as JSON lines like every other: one logger for every sandbox.
+let childLog: Logger | null = null;
+
+function sandboxLog(): Logger {
+  const level = process.env.PARAPH_LOG_LEVEL?.trim() ?? '';
+  childLog ??= pino(logOptions(level in pino.levels.values ? level : 'info'));
+  return childLog;
+}
+
+/** Each line of `stderr` as a warn line of `log`, with `fields`. */
+export function forwardLines(stderr: Readable, log: Logger, fields: Record<string, unknown>): void {
+  readline.createInterface({ input: stderr, crlfDelay: Infinity }).on('line', (line) => {
+    if (line.trim() !== '') log.warn(fields, line);
+  });
+}
 
 type Pending = {
   id: number;
@@ -222,10 +244,16 @@ export class PdfSandbox {
         PARAPH_SANDBOX_LOADER: TSX_LOADER,
       },
       serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.#child = child;
     child.unref();
+    const stderr = child.stderr as Socket | null;
+    if (stderr !== null) {
+      // Like the child itself, its pipe never keeps the server alive.
+      stderr.unref();
+      forwardLines(stderr, sandboxLog(), { source: 'pdf-sandbox', childPid: child.pid });
+    }
     if (child.pid !== undefined && this.niceness !== 0) {
       try {
         os.setPriority(child.pid, this.niceness);

@@ -291,6 +291,11 @@ export async function createLocalStore(options: {
       return removed;
     },
 
+    // The folder must still be there and be one: a volume that came unmounted or was never mounted.
+    async check(): Promise<void> {
+      if (!(await stat(bucketDir)).isDirectory()) throw new Error(`${bucketDir} is not a folder`);
+    },
+
     async exists(key: string): Promise<boolean> {
       try {
         return (await stat(pathFor(key))).isFile();

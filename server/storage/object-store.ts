@@ -35,6 +35,9 @@ export type ObjectStore = {
   // Removes every object whose key starts with `prefix` (a folder: it ends in `/`); nothing there is fine.
   deletePrefix(prefix: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  // A cheap call that throws when the store cannot be reached (GET /readyz): the bucket's folder, or a
+  // HEAD on the bucket.
+  check(): Promise<void>;
   // Removes what interrupted writes left in the store's own scratch space, last touched before
   // `olderThan`; answers how many went. An S3 store keeps none (a presigned POST or a PutObject lands whole
   // or not at all).

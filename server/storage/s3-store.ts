@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
@@ -128,6 +129,11 @@ export function createS3Store(config: S3Config): ObjectStore {
 
     async removeStaleTemporaryFiles(): Promise<number> {
       return 0;
+    },
+
+    // The bucket exists and these credentials may reach it; no object is read.
+    async check(): Promise<void> {
+      await client.send(new HeadBucketCommand({ Bucket }));
     },
 
     async exists(key): Promise<boolean> {
