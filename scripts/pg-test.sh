@@ -2,7 +2,14 @@
 # Runs the API tests against PostgreSQL: starts a private, throwaway cluster of Debian's PostgreSQL 15
 # (apt-get install postgresql-15), points TEST_DATABASE_URL at it, runs tests/api, stops it, and exits
 # with the tests' status. Each test app works in a schema of its own inside the one database.
+# Files or filters given as arguments go to vitest instead of the whole of tests/api:
+#   sh scripts/pg-test.sh tests/api/database-outage.pg.test.ts
 set -eu
+
+# Read before anything else can change the arguments.
+if [ "$#" -eq 0 ]; then
+  set -- tests/api
+fi
 
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 PORT=${PG_TEST_PORT:-55432}
@@ -41,7 +48,7 @@ status=0
 # One worker: the test apps share one database, and Kysely's migrator lists every schema's tables
 # (has_schema_privilege on each), which fails with "schema does not exist" when another worker drops its
 # schema at that moment (kept explicit, whatever vitest.config.ts's worker count).
-TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" npx vitest run --project node --maxWorkers=1 tests/api || status=$?
+TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" npx vitest run --project node --maxWorkers=1 "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "API tests failed against PostgreSQL (exit $status); last lines of the server log:" >&2
   tail -n 40 "$LOG" >&2 || true

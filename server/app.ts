@@ -107,27 +107,30 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
   let ownedDb: Kysely<Database> | null = null;
   let db: Kysely<Database>;
   let dialect: SqlDialect | null = null;
-  if (overrides.db !== undefined) {
-    db = overrides.db;
-  } else {
-    const opened = await openMigratedDatabase({
-      dataDir: config.dataDir,
-      databaseUrl: config.databaseUrl,
-      ...(overrides.pgSchema === undefined ? {} : { pgSchema: overrides.pgSchema }),
-    });
-    db = opened.db;
-    dialect = opened.dialect;
-    ownedDb = db;
-  }
 
+  // Made first: the database reports its lost connections to the server's log.
   const app = Fastify({
     logger: loggerOptions(config.logLevel, overrides.logStream),
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // The addresses of the proxies whose X-Forwarded-* are believed; false believes none.
+    trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
     return503OnClosing: true,
     frameworkErrors: frameworkError,
   });
   try {
+    if (overrides.db !== undefined) {
+      db = overrides.db;
+    } else {
+      const opened = await openMigratedDatabase({
+        dataDir: config.dataDir,
+        databaseUrl: config.databaseUrl,
+        log: app.log,
+        ...(overrides.pgSchema === undefined ? {} : { pgSchema: overrides.pgSchema }),
+      });
+      db = opened.db;
+      dialect = opened.dialect;
+      ownedDb = db;
+    }
     const store = overrides.store ?? (await createStore(config, db, clock));
     const signer = overrides.signer ?? lazyLocalSigner(config, clock);
     const metrics = createMetrics({ db, clock, log: app.log });

@@ -1,4 +1,5 @@
 // Configuration comes from the environment only, so several instances started the same way behave alike.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  // A postgres:// or postgresql:// URL with a host (DATABASE_URL); null for the embedded SQLite file. Never
+  // logged: it may hold a password.
   databaseUrl: string | null;
   demo: boolean;
   maxUploadBytes: number;
@@ -35,8 +38,12 @@ export type Config = {
   s3: S3Config | null;
   logLevel: string;
   appDir: string;
-  // Behind a load balancer: take the client address and https from X-Forwarded-* (PARAPH_TRUST_PROXY=1).
-  trustProxy: boolean;
+  // The proxies (addresses, CIDR ranges, or proxy-addr's loopback / linklocal / uniquelocal) whose
+  // X-Forwarded-For and -Proto are believed (PARAPH_TRUST_PROXY, comma-separated); empty believes nobody.
+  trustProxy: string[];
+  // Record this instance's signing CA as the deployment's, in place of the one the database holds
+  // (PARAPH_REPLACE_SIGNING_CA=1): for a deployment that lost its CA, never for a second instance.
+  replaceSigningCa: boolean;
   // Signatures a month per account plan; null = unlimited (PARAPH_SIGN_LIMIT_BASIC / _QUALIFIED /
   // _ADVANCED; an empty value or "unlimited" lifts the limit).
   signLimits: SignLimits;
@@ -193,6 +200,94 @@ function smtpUrl(env: Env): string | null {
   return raw;
 }
 
+// pg would read a URL it cannot parse as "localhost:5432" and fail later with a misleading message, so a
+// malformed one stops the start. The value is never repeated: it may hold a password.
+function databaseUrl(env: Env): string | null {
+  const raw = nonEmpty(env.DATABASE_URL);
+  if (raw === null) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  // A Unix socket is named by ?host=/run/postgresql instead of a host name.
+  const host = url === null ? '' : url.hostname || (url.searchParams.get('host') ?? '');
+  if (url === null || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || host === '') {
+    throw new Error(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. ' +
+        'postgres://paraph:password@db.example.com:5432/paraph (percent-encode @ : / # ? in the user name ' +
+        'and password)',
+    );
+  }
+  return raw;
+}
+
+function s3Config(env: Env, bucket: string): S3Config {
+  const endpoint = nonEmpty(env.S3_ENDPOINT);
+  if (endpoint !== null) {
+    const url = URL.canParse(endpoint) ? new URL(endpoint) : null;
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new Error(`S3_ENDPOINT must be an http(s) URL, e.g. https://s3.example.com, got "${endpoint}"`);
+    }
+  }
+  const accessKeyId = nonEmpty(env.S3_ACCESS_KEY_ID);
+  const secretAccessKey = nonEmpty(env.S3_SECRET_ACCESS_KEY);
+  // One without the other would quietly fall back to the SDK's own search for credentials.
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  return {
+    endpoint,
+    bucket,
+    region: nonEmpty(env.S3_REGION) ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+  };
+}
+
+// Named ranges proxy-addr knows.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  // A /0 range is everyone: the very thing a list is there to avoid.
+  return bits >= 1 && bits <= (family === 4 ? 32 : 128);
+}
+
+// "1" used to believe X-Forwarded-For from anyone, so a client could pick the address the per-address
+// limits count; only the proxies listed are believed now.
+function trustedProxies(env: Env): string[] {
+  const raw = nonEmpty(env.PARAPH_TRUST_PROXY);
+  if (raw === null || raw === '0') return [];
+  if (raw === '1' || raw.toLowerCase() === 'true') {
+    throw new Error(
+      'PARAPH_TRUST_PROXY=1 would believe X-Forwarded-For from any client, who could then pick the address ' +
+        'that rate limits count. List the addresses or CIDR ranges of your proxies instead, e.g. ' +
+        'PARAPH_TRUST_PROXY=10.0.0.5,10.1.0.0/16',
+    );
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new Error(
+      `PARAPH_TRUST_PROXY must list the addresses or CIDR ranges of your proxies (e.g. 10.0.0.5,10.1.0.0/16, ` +
+        `or loopback), got "${wrong}"`,
+    );
+  }
+  return entries;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = nonEmpty(env[name]);
+  if (raw === null || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`${name} must be 0 or 1, got "${raw}"`);
+}
+
 const MAIL_FROM =
   /^(?:[^<>\r\n]*<[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>|[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)$/;
 
@@ -216,7 +311,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     dataDir: path.resolve(nonEmpty(env.PARAPH_DATA_DIR) ?? path.join(ROOT_DIR, 'data')),
-    databaseUrl: nonEmpty(env.DATABASE_URL),
+    databaseUrl: databaseUrl(env),
     demo: demoMode(env, !publicOrigin.isDerived),
     maxUploadBytes: integer(env, 'PARAPH_MAX_UPLOAD_BYTES', 52_428_800, 1),
     uploadGrantsPerMinute: integer(env, 'PARAPH_UPLOAD_GRANTS_PER_MINUTE', 30, 1),
@@ -225,19 +320,11 @@ export function loadConfig(env: Env): Config {
     metricsToken: nonEmpty(env.PARAPH_METRICS_TOKEN),
     retentionDays: integer(env, 'PARAPH_RETENTION_DAYS', 365, 1),
     errorReportRetentionDays: integer(env, 'PARAPH_ERROR_REPORT_RETENTION_DAYS', 90, 1),
-    s3:
-      bucket === null
-        ? null
-        : {
-            endpoint: nonEmpty(env.S3_ENDPOINT),
-            bucket,
-            region: nonEmpty(env.S3_REGION) ?? 'us-east-1',
-            accessKeyId: nonEmpty(env.S3_ACCESS_KEY_ID),
-            secretAccessKey: nonEmpty(env.S3_SECRET_ACCESS_KEY),
-          },
+    s3: bucket === null ? null : s3Config(env, bucket),
     logLevel: nonEmpty(env.PARAPH_LOG_LEVEL) ?? 'info',
     appDir: path.resolve(nonEmpty(env.PARAPH_APP_DIR) ?? path.join(ROOT_DIR, 'dist')),
-    trustProxy: (env.PARAPH_TRUST_PROXY ?? '0').trim() === '1',
+    trustProxy: trustedProxies(env),
+    replaceSigningCa: flag(env, 'PARAPH_REPLACE_SIGNING_CA'),
     signLimits: {
       basic: limit(env, 'PARAPH_SIGN_LIMIT_BASIC', 10),
       qualified: limit(env, 'PARAPH_SIGN_LIMIT_QUALIFIED', 100),

@@ -18,6 +18,8 @@ import { SIGNING_EXPIRY_INTERVAL_MS, startSigningExpiry } from './documents/sign
 import { DEFAULT_MAIL_POLL_MS, DEFAULT_MAIL_STOP_GRACE_MS, startMailSender } from './mail/sender.ts';
 import { REMINDER_INTERVAL_MS, startReminders } from './mail/reminders.ts';
 import { DEMO_PASSWORD, seedDemo } from './seed.ts';
+import { withStartLock } from './db/start-lock.ts';
+import { checkAtStart, warnAboutBrowserAccess } from './start-checks.ts';
 
 const IMAGE_POLL_MS = 1000;
 
@@ -42,8 +44,10 @@ async function main(): Promise<void> {
   const autoconfirm = idpAutoconfirmOptions(process.env);
   const app = await buildApp(config);
   log = app.log;
+  await checkAtStart(app.deps);
   if (config.demo) {
-    const seed = await seedDemo(app.deps);
+    // Under the start lock: instances started together seed once, the others find it done.
+    const seed = await withStartLock({ databaseUrl: config.databaseUrl }, () => seedDemo(app.deps));
     if (seed.seeded) app.log.info('demo data created');
     const accounts = seed.accounts.map((account) => account.email);
     // Loud on purpose: a demo server must never be mistaken for a real deployment.
@@ -64,6 +68,13 @@ async function main(): Promise<void> {
   const port = address?.port ?? config.port;
   // PORT=0 picked a free port: links must name the real one.
   if (config.isPublicOriginDerived) config.publicOrigin = `http://localhost:${port}`;
+  // Once the origin is final, without holding up the start: never fatal, the server itself can use the bucket.
+  void warnAboutBrowserAccess(app.deps).catch((error: unknown) => {
+    app.log.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      "the bucket's CORS could not be checked",
+    );
+  });
   warmUpInspection(config.pdfSandbox);
   const worker = startImageWorker(app.deps, { pollMs: IMAGE_POLL_MS });
   const autoconfirmJob = autoconfirm === null ? null : startIdpAutoconfirm(app.deps, autoconfirm);

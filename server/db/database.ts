@@ -3,20 +3,44 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { errorText } from '../http/logging.ts';
+import {
+  DatabaseUnavailableError,
+  GuardedPostgresDialect,
+  isConnectionFailure,
+} from './connection-errors.ts';
 import type { SqlDialect } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
+import { withStartLock } from './start-lock.ts';
 
 export type OpenDatabaseOptions = {
   dataDir: string;
   databaseUrl: string | null;
   // A PostgreSQL schema to work in (created when missing); lets tests share one database.
   pgSchema?: string;
+  // Where a connection the server dropped is reported (the server's log); the console without one.
+  log?: DatabaseLog;
 };
 
-export type OpenedDatabase = { db: Kysely<Database>; dialect: SqlDialect };
+export type DatabaseLog = {
+  warn(details: Record<string, unknown>, message: string): void;
+  debug(details: Record<string, unknown>, message: string): void;
+};
+
+// The pool, on PostgreSQL: its connections come and go with the server.
+export type OpenedDatabase = { db: Kysely<Database>; dialect: SqlDialect; pool: pg.Pool | null };
+
+const CONSOLE_LOG: DatabaseLog = {
+  warn: (details, message) => console.warn(message, details),
+  debug: () => undefined,
+};
+
+// A request waits this long for a connection before it answers 503: a server that is down or unreachable
+// refuses at once, but one behind a dropped network route would otherwise hold every request forever.
+const CONNECT_TIMEOUT_MS = 5_000;
 
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -26,20 +50,50 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     if (schema !== undefined && !SAFE_SCHEMA.test(schema))
       throw new Error(`Unsafe PostgreSQL schema name: ${schema}`);
     if (schema !== undefined) {
-      const admin = new pg.Client({ connectionString: options.databaseUrl });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      } finally {
-        await admin.end();
-      }
+      const databaseUrl = options.databaseUrl;
+      // Under the start lock: two CREATE SCHEMA IF NOT EXISTS at once can still collide on the catalog.
+      await withStartLock({ databaseUrl, pgSchema: schema }, async () => {
+        const admin = new pg.Client({ connectionString: databaseUrl });
+        await admin.connect();
+        try {
+          await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        } finally {
+          await admin.end();
+        }
+      });
     }
+    const log = options.log ?? CONSOLE_LOG;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      // Names this server's sessions in pg_stat_activity (and each test app's, by its schema).
+      application_name: schema === undefined ? 'paraph' : `paraph ${schema}`,
       ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
     });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    // An idle connection that the server ends (a restart, a failover, pg_terminate_backend) is reported
+    // here; with no listener, node-postgres would throw it and end the process. The pool has already let go
+    // of that connection, and the next query opens a new one once the server is back.
+    pool.on('error', (error) => {
+      log.warn(
+        { error: errorText(error) },
+        'a database connection was lost; the pool opens a new one when needed',
+      );
+    });
+    // A connection lent out when it dies (between the queries of a transaction) reports to itself, not to
+    // the pool, and would end the process just the same; its query or the next one fails, and the request
+    // answers 503.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        log.debug({ error: errorText(error) }, 'a database connection in use was lost');
+      });
+    });
+    return {
+      db: new Kysely<Database>({ dialect: new GuardedPostgresDialect(pool) }),
+      dialect: 'postgres',
+      pool,
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(options.dataDir, 'paraph.sqlite'));
@@ -47,15 +101,49 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
+    dialect: 'sqlite',
+    pool: null,
+  };
 }
 
+// The socket's or the server's own error under the wrappers (migration failed, database unavailable).
+function connectionFailureIn(error: unknown): Error | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (!(current instanceof DatabaseUnavailableError) && isConnectionFailure(current)) return current;
+    current = current.cause;
+  }
+  return null;
+}
+
+// Where the server looked, for a start-up message: the URL without its credentials.
+function hostOf(databaseUrl: string): string {
+  const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : null;
+  return url === null ? 'DATABASE_URL' : url.host || url.searchParams.get('host') || 'localhost';
+}
+
+/** Opens the database and brings its schema up to date, under the start lock (server/db/start-lock.ts). */
 export async function openMigratedDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  const opened = await openDatabase(options);
+  let opened: OpenedDatabase | null = null;
   try {
-    await migrateToLatest(opened.db, opened.dialect, options.pgSchema);
+    opened = await openDatabase(options);
+    const { db, dialect } = opened;
+    await withStartLock(options, () => migrateToLatest(db, dialect, options.pgSchema));
   } catch (error) {
-    await opened.db.destroy();
+    await opened?.db.destroy();
+    // The schema and the lock are asked for outside Kysely: their errors come unclassified.
+    const failure = connectionFailureIn(error);
+    if (options.databaseUrl !== null && failure !== null) {
+      // A host name with several addresses fails with an AggregateError whose message is empty.
+      const reason = errorText(failure) || String((failure as { code?: unknown }).code ?? 'no answer');
+      throw new Error(
+        `The database at ${hostOf(options.databaseUrl)} cannot be reached (${reason}): check DATABASE_URL ` +
+          'and that PostgreSQL is running',
+        { cause: error },
+      );
+    }
     throw error;
   }
   return opened;

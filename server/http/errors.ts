@@ -1,6 +1,8 @@
 // One error body for every 4xx and 5xx (docs/decisions.md): a stable code, an English message, and for a
 // malformed body the field at fault. Never a stack trace.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { errorText } from './logging.ts';
 
 export type ApiErrorExtra = {
   field?: string;
@@ -23,6 +25,22 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+
+  // Sent as Retry-After: when asking again makes sense.
+  retryAfterSeconds?: number;
+}
+
+// Long enough for a restart or a failover to finish, short enough that nobody gives up waiting.
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): ApiError {
+  const error = new ApiError(
+    503,
+    'database_unavailable',
+    'The database cannot be reached right now. Try again in a few seconds.',
+  );
+  error.retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
+  return error;
 }
 
 export const notFound = (message = 'Not found.'): ApiError => new ApiError(404, 'not_found', message);
@@ -70,6 +88,8 @@ export function errorBody(error: ApiError): ErrorBody {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // A restart, a failover or a killed connection: the request did nothing wrong and may be sent again.
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
   if (Array.isArray(fastifyError.validation) && fastifyError.validation.length > 0) {
     const validations: Record<string, string[]> = {};
@@ -99,6 +119,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
 }
 
@@ -115,8 +136,11 @@ export function frameworkError(error: FastifyError, _req: FastifyRequest, reply:
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    // Deliberate answers (ApiError, validation) are the client's business; anything else is a server fault.
-    if (!(error instanceof ApiError) && apiError.status >= 500) {
+    if (apiError.code === 'database_unavailable' && !(error instanceof ApiError)) {
+      // The pool's own warning says when connections are lost; each request only notes what it met.
+      req.log.warn({ error: errorText(error) }, 'the database cannot be reached; answered 503');
+    } else if (!(error instanceof ApiError) && apiError.status >= 500) {
+      // Deliberate answers (ApiError, validation) are the client's business; anything else is a server fault.
       req.log.error({ err: error }, 'request failed');
     }
     return sendError(reply, apiError);

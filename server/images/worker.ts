@@ -18,6 +18,7 @@ import type { AppDeps } from '../context.ts';
 import type { Database, JobRow } from '../db/schema.ts';
 import { pdfSandbox, SandboxFailure, type SandboxFailureReason } from '../pdf/sandbox.ts';
 import { assertStreamLimitApplies } from '../pdf/stream-limit.ts';
+import { outageNotice } from '../jobs/periodic.ts';
 
 export const RENDER_PAGES_JOB = 'render_pages';
 export const MAX_RENDER_ATTEMPTS = 3;
@@ -393,6 +394,7 @@ export function startImageWorker(deps: AppDeps, options: { pollMs: number }): Im
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   const stopping = new AbortController();
+  const outage = outageNotice(deps.log, 'image worker');
 
   const schedule = (delayMs: number): void => {
     if (isStopped) return;
@@ -405,9 +407,9 @@ export function startImageWorker(deps: AppDeps, options: { pollMs: number }): Im
     timer = null;
     running = runPendingImageJobs(deps, { signal: stopping.signal })
       .then(
-        () => undefined,
+        () => outage.succeeded(),
         (error: unknown) => {
-          deps.log.error({ error: describe(error) }, 'image worker poll failed');
+          if (!outage.failed(error)) deps.log.error({ error: describe(error) }, 'image worker poll failed');
         },
       )
       .finally(() => {

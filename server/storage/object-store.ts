@@ -42,6 +42,12 @@ export type ObjectStore = {
   // `olderThan`; answers how many went. An S3 store keeps none (a presigned POST or a PutObject lands whole
   // or not at all).
   removeStaleTemporaryFiles(olderThan: Date): Promise<number>;
+  // Start-up checks of a store the server does not run itself (S3): `checkBucket` throws one sentence
+  // saying why the bucket cannot be used (missing, credentials refused, endpoint unreachable);
+  // `checkBrowserAccess` answers what will stop browsers at `publicOrigin` from uploading to it or
+  // reading from it (its CORS), or null when nothing is known to be wrong.
+  checkBucket?(): Promise<void>;
+  checkBrowserAccess?(publicOrigin: string): Promise<string | null>;
 };
 
 export class ObjectNotFoundError extends Error {

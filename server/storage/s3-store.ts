@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
+  GetBucketCorsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -12,11 +13,13 @@ import {
   NotFound,
   PutObjectCommand,
   S3Client,
+  type CORSRule,
   type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.ts';
+import { errorText } from '../http/logging.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { ObjectNotFoundError, isSafePrefix, type ObjectStore, type PresignedPost } from './object-store.ts';
 
@@ -27,6 +30,83 @@ function isMissing(error: unknown): boolean {
   if (error instanceof NoSuchKey || error instanceof NotFound) return true;
   const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
   return status === 404;
+}
+
+// A start-up check waits no longer for an endpoint that swallows packets.
+const CHECK_TIMEOUT_MS = 10_000;
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+}
+
+function codeOf(error: unknown): string {
+  const { name, code, Code } = (error ?? {}) as { name?: unknown; code?: unknown; Code?: unknown };
+  const found = [Code, code, name].find((value) => typeof value === 'string' && value !== 'Error');
+  return typeof found === 'string' ? found : 'unknown error';
+}
+
+/** The origin browsers post uploads to and read files from. */
+export function storeOrigin(config: S3Config): string {
+  return config.endpoint === null
+    ? `https://s3.${config.region}.amazonaws.com`
+    : new URL(config.endpoint).origin;
+}
+
+// One sentence for the operator: what is wrong with the bucket, and which setting to look at.
+function bucketProblem(config: S3Config, error: unknown): string {
+  const where = `bucket "${config.bucket}" at ${storeOrigin(config)}`;
+  const status = statusOf(error);
+  const code = codeOf(error);
+  if (status === 404 || code === 'NotFound' || code === 'NoSuchBucket') {
+    return `The object store has no ${where}: create it, or correct S3_BUCKET / S3_ENDPOINT`;
+  }
+  if (status === 403 || status === 401) {
+    return (
+      `The object store refused the credentials for ${where} (${status}): check S3_ACCESS_KEY_ID and ` +
+      'S3_SECRET_ACCESS_KEY, and that this key may use the bucket'
+    );
+  }
+  if (code === 'CredentialsProviderError') {
+    return `No credentials for ${where}: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY`;
+  }
+  if (status === 301 || status === 400) {
+    return `The object store refused to serve ${where} (${status} ${code}): check S3_REGION and S3_ENDPOINT`;
+  }
+  if (status === undefined) {
+    // No HTTP answer at all: refused, unknown host, TLS, or the time ran out.
+    const reason =
+      code === 'TimeoutError' || code === 'AbortError' ? 'no answer in time' : errorText(error) || code;
+    return `The object store at ${storeOrigin(config)} cannot be reached (${reason}): check S3_ENDPOINT`;
+  }
+  return `The object store cannot use ${where} (${status} ${code})`;
+}
+
+// An AllowedOrigin may hold one * wildcard (S3's rule).
+function originAllowed(pattern: string, origin: string): boolean {
+  const star = pattern.indexOf('*');
+  if (star === -1) return pattern === origin;
+  const head = pattern.slice(0, star);
+  const tail = pattern.slice(star + 1);
+  return origin.length >= head.length + tail.length && origin.startsWith(head) && origin.endsWith(tail);
+}
+
+// Uploads POST the form from the browser; the document viewer GETs the file through its signed link.
+const BROWSER_METHODS = ['POST', 'GET'] as const;
+
+function corsProblem(rules: readonly CORSRule[], publicOrigin: string, bucket: string): string | null {
+  const missing = BROWSER_METHODS.filter(
+    (method) =>
+      !rules.some(
+        (rule) =>
+          (rule.AllowedMethods ?? []).some((allowed) => allowed.toUpperCase() === method) &&
+          (rule.AllowedOrigins ?? []).some((allowed) => originAllowed(allowed, publicOrigin)),
+      ),
+  );
+  if (missing.length === 0) return null;
+  return (
+    `The CORS of bucket "${bucket}" does not allow ${missing.join(' and ')} from ${publicOrigin}: browsers ` +
+    'will refuse uploads and the document viewer (see "Running several instances" in the README)'
+  );
 }
 
 export function createS3Store(config: S3Config): ObjectStore {
@@ -134,6 +214,36 @@ export function createS3Store(config: S3Config): ObjectStore {
     // The bucket exists and these credentials may reach it; no object is read.
     async check(): Promise<void> {
       await client.send(new HeadBucketCommand({ Bucket }));
+    },
+
+    async checkBucket(): Promise<void> {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }), {
+          abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+        });
+      } catch (error) {
+        throw new Error(bucketProblem(config, error), { cause: error });
+      }
+    },
+
+    async checkBrowserAccess(publicOrigin): Promise<string | null> {
+      // Behind one origin (a proxy in front of both), the browser never crosses origins.
+      if (storeOrigin(config) === publicOrigin) return null;
+      try {
+        const answer = await client.send(new GetBucketCorsCommand({ Bucket }), {
+          abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+        });
+        return corsProblem(answer.CORSRules ?? [], publicOrigin, Bucket);
+      } catch (error) {
+        if (codeOf(error) === 'NoSuchCORSConfiguration') {
+          return corsProblem([], publicOrigin, Bucket);
+        }
+        // Some stores do not let this key read the CORS, or do not implement it: say what must be true.
+        return (
+          `The CORS of bucket "${Bucket}" could not be read (${codeOf(error)}): make sure it allows POST ` +
+          `and GET from ${publicOrigin}, or browsers will refuse uploads and the document viewer`
+        );
+      }
     },
 
     async exists(key): Promise<boolean> {

@@ -15,7 +15,7 @@ describe('loadConfig', () => {
       errorReportRetentionDays: 90,
       s3: null,
       logLevel: 'info',
-      trustProxy: false,
+      trustProxy: [],
     });
     expect(path.basename(config.dataDir)).toBe('data');
     expect(path.basename(config.appDir)).toBe('dist');
@@ -97,6 +97,55 @@ describe('loadConfig', () => {
 
   it('refuses a port that is not a number', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('refuses a DATABASE_URL that is not a postgres URL with a host, without repeating its password', () => {
+    for (const url of [
+      'postgres//paraph:s3cret-pw@db.example.test/paraph',
+      'mysql://paraph:s3cret-pw@db.example.test/paraph',
+      'postgres:///paraph?password=s3cret-pw',
+      'postgres://paraph:s3cret/pw@db.example.test/paraph',
+      'db.example.test:5432',
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ DATABASE_URL: url });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, url).toMatch(
+        /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL with a host/,
+      );
+      expect(message, url).not.toContain('s3cret');
+    }
+    for (const url of [
+      'postgresql://paraph:p%40ss@db.example.test:5433/paraph',
+      'postgres://paraph@127.0.0.1/paraph',
+      'postgres:///paraph?host=/run/postgresql',
+    ]) {
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+  });
+
+  it('takes the trusted proxies as a list of addresses and ranges, and refuses to trust everyone', () => {
+    expect(loadConfig({ PARAPH_TRUST_PROXY: '0' }).trustProxy).toEqual([]);
+    expect(loadConfig({ PARAPH_TRUST_PROXY: '' }).trustProxy).toEqual([]);
+    expect(
+      loadConfig({ PARAPH_TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8,::1, loopback' }).trustProxy,
+    ).toEqual(['10.0.0.5', '10.1.0.0/16', 'fd00::/8', '::1', 'loopback']);
+    expect(() => loadConfig({ PARAPH_TRUST_PROXY: '1' })).toThrow(
+      /PARAPH_TRUST_PROXY=1 would believe X-Forwarded-For from any client.*List the addresses or CIDR ranges/,
+    );
+    for (const wrong of ['true', 'proxy.example.test', '10.0.0.0/33', '0.0.0.0/0', '10.0.0.1/8/1', '2']) {
+      expect(() => loadConfig({ PARAPH_TRUST_PROXY: wrong }), wrong).toThrow(/PARAPH_TRUST_PROXY/);
+    }
+  });
+
+  it('refuses an S3 key without its secret, and an endpoint that is not a URL', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'docs', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'docs', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
   });
 
   it('refuses an error report retention under a day', () => {

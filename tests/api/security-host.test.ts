@@ -19,7 +19,7 @@ describe('links under a forged Host header', () => {
   });
 
   async function signAndResend(env: Record<string, string>) {
-    t = await buildTestApp({ env: { PARAPH_TRUST_PROXY: '1', ...env } });
+    t = await buildTestApp({ env: { PARAPH_TRUST_PROXY: '127.0.0.1', ...env } });
     const ada = await t.createUser({ email: 'ada@example.test' });
     const token = await t.signIn(ada.email);
     const card = await cardFor(t.deps, ada.id);

@@ -91,7 +91,7 @@ describe('the sign-in page', () => {
   it('marks the cookie Secure when the public origin is https, whatever the request says', async () => {
     // Over http, even when a proxy says https: the origin people open is http.
     await t.close();
-    t = await buildTestApp({ clock: () => now, env: { PARAPH_TRUST_PROXY: '1' } });
+    t = await buildTestApp({ clock: () => now, env: { PARAPH_TRUST_PROXY: '127.0.0.1' } });
     const plain = await t.createUser();
     const overHttp = await postSignIn(
       { email: plain.email, password: plain.password },
