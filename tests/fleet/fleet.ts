@@ -13,7 +13,7 @@
 // No test runner and no assert that stops at the first failure: every check is reported, so one run says
 // everything that broke.
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -868,7 +868,7 @@ async function main(): Promise<void> {
         S3_ACCESS_KEY_ID: env.s3AccessKey,
         S3_SECRET_ACCESS_KEY: env.s3Secret,
         PARAPH_PUBLIC_ORIGIN: origin,
-        PARAPH_TRUST_PROXY: '1',
+        PARAPH_TRUST_PROXY: '127.0.0.1',
         PARAPH_DEMO: '1',
         PARAPH_IDP_AUTOCONFIRM: '1',
         PARAPH_IDP_AUTOCONFIRM_DELAY_MS: String(AUTOCONFIRM_DELAY_MS),
@@ -906,6 +906,17 @@ async function main(): Promise<void> {
   // One after the other: the first start migrates the database and seeds the demo accounts.
   const startedAt = now();
   for (const instance of instances) {
+    // One certificate authority per deployment: the first instance made it, the others are given a copy
+    // (as README's "Running several instances" says); an instance with a CA of its own is refused.
+    if (instance !== instances[0]) {
+      cpSync(
+        path.join(env.work, 'instance-A', 'ca'),
+        path.join(env.work, `instance-${instance.name}`, 'ca'),
+        {
+          recursive: true,
+        },
+      );
+    }
     instance.start();
     const ready = await instance.waitReady(START_LIMIT_MS);
     if (ready.health !== 'ready') {
