@@ -355,6 +355,26 @@ export function renderMail(message: MailMessage, locale: MailLocale, origin: str
   };
 }
 
+/** The person a message is about (a reply should reach them, not no-reply): its sender or its actor. */
+export function replyToOf(message: MailMessage): string | undefined {
+  if ('sender' in message) return message.sender.email;
+  if ('actor' in message) return message.actor.email;
+  return undefined;
+}
+
+/**
+ * A queued row as it goes out (the sender) or is shown (/dev/outbox): rendered in its language on
+ * `origin`, with its Reply-To. A row this version cannot read answers null.
+ */
+export function renderQueuedMail(
+  row: { kind: string; params: string; locale: string },
+  origin: string,
+): (RenderedMail & { replyTo: string | undefined }) | null {
+  const message = parseMailMessage(row.kind, row.params);
+  if (message === null) return null;
+  return { ...renderMail(message, toMailLocale(row.locale), origin), replyTo: replyToOf(message) };
+}
+
 /** A queued row's message; a row this version cannot read answers null (the sender marks it failed). */
 export function parseMailMessage(kind: string, params: string): MailMessage | null {
   let value: unknown;

@@ -13,7 +13,7 @@ import type { MailQueueTable } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { errorText } from '../http/logging.ts';
 import { startPeriodicJob, type PeriodicJob } from '../jobs/periodic.ts';
-import { parseMailMessage, renderMail, toMailLocale, type RenderedMail } from './messages.ts';
+import { renderQueuedMail, type RenderedMail } from './messages.ts';
 
 export const MAX_MAIL_ATTEMPTS = 8;
 /** The wait before attempt n + 1 (the last one repeats): about six hours from the first to the last. */
@@ -100,13 +100,6 @@ async function claimNext(deps: AppDeps): Promise<QueuedMail | null> {
   return claimed ?? null;
 }
 
-function replyToOf(params: Record<string, unknown>): string | undefined {
-  const person = params.sender ?? params.actor;
-  if (typeof person !== 'object' || person === null) return undefined;
-  const email = (person as { email?: unknown }).email;
-  return typeof email === 'string' ? email : undefined;
-}
-
 async function markFailed(deps: AppDeps, mail: QueuedMail, error: string): Promise<void> {
   await deps.db
     .updateTable('mail_queue')
@@ -165,17 +158,16 @@ async function sendOne(
   mail: QueuedMail,
   cut: AbortSignal | undefined,
 ): Promise<void> {
-  const message = parseMailMessage(mail.kind, mail.params);
-  if (message === null) {
+  const rendered = renderQueuedMail(mail, deps.config.publicOrigin);
+  if (rendered === null) {
     deps.metrics.mailFailed.inc({ kind: mail.kind, final: 'true' });
     await markFailed(deps, mail, `unknown message kind "${mail.kind}" or unreadable parameters`);
     return;
   }
-  const rendered = renderMail(message, toMailLocale(mail.locale), deps.config.publicOrigin);
-  const replyTo = replyToOf(JSON.parse(mail.params) as Record<string, unknown>);
+  const { replyTo, ...content } = rendered;
   try {
     const send = transport.send({
-      ...rendered,
+      ...content,
       to: mail.to_email,
       from: deps.config.mailFrom,
       ...(replyTo === undefined ? {} : { replyTo }),

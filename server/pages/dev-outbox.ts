@@ -9,7 +9,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { findSession, SESSION_COOKIE } from '../auth/tokens.ts';
 import type { AppDeps } from '../context.ts';
-import { parseMailMessage, renderMail, toMailLocale } from '../mail/messages.ts';
+import { renderQueuedMail } from '../mail/messages.ts';
 import { escapeHtml, PAGE_STYLE } from './html.ts';
 
 const SHOWN = 100;
@@ -96,9 +96,9 @@ export function registerDevOutbox(app: FastifyInstance, deps: AppDeps): void {
       .limit(SHOWN)
       .execute();
     const messages = rows.flatMap((row): OutboxEntry[] => {
-      const message = parseMailMessage(row.kind, row.params);
-      if (message === null) return [];
-      const { subject, text } = renderMail(message, toMailLocale(row.locale), deps.config.publicOrigin);
+      const rendered = renderQueuedMail(row, deps.config.publicOrigin);
+      if (rendered === null) return [];
+      const { subject, text } = rendered;
       return [{ to_email: row.to_email, subject, body: text, created_at: row.created_at, state: row.state }];
     });
     return reply

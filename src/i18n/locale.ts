@@ -2,7 +2,7 @@
 // `?forceLocale=` before all, then local storage `locale`, then the browser language, then English).
 // Nothing here holds the language on screen: the shell's language actor owns it from the first render
 // (machines/language.machine.ts); main.tsx reads the start once and hands it over. What reaches the
-// profile: docs/decisions.md "Language, welcome and mobile wrappers ([6/6])".
+// profile: docs/decisions.md "Language, welcome and mobile wrappers".
 
 export const LOCALES = ['en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -31,7 +31,7 @@ function isUnknownStored(stored: string | null): boolean {
 export function detectLocale(stored: string | null, browserLanguages: readonly string[]): Locale {
   const fromStorage = toLocale(stored);
   if (fromStorage) return fromStorage;
-  // Issue [6/6] "Bad input": an unknown stored locale means English, as an unknown forced one does.
+  // Bad input: an unknown stored locale means English, as an unknown forced one does.
   if (isUnknownStored(stored)) return DEFAULT_LOCALE;
   for (const language of browserLanguages) {
     const fromBrowser = toLocale(language);

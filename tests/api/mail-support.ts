@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import { parseMailMessage, renderMail, toMailLocale } from '../../server/mail/messages.ts';
+import { renderQueuedMail } from '../../server/mail/messages.ts';
 
 export type QueuedMessage = {
   to_email: string;
@@ -24,9 +24,8 @@ export async function queuedMessages(
   if (options.to !== undefined) query = query.where('to_email', '=', options.to);
   const rows = await query.execute();
   return rows.map((row) => {
-    const message = parseMailMessage(row.kind, row.params);
-    if (message === null) throw new Error(`unreadable queued message ${row.id} (${row.kind})`);
-    const rendered = renderMail(message, toMailLocale(row.locale), options.origin ?? 'http://localhost:8080');
+    const rendered = renderQueuedMail(row, options.origin ?? 'http://localhost:8080');
+    if (rendered === null) throw new Error(`unreadable queued message ${row.id} (${row.kind})`);
     return {
       to_email: row.to_email,
       kind: row.kind,
