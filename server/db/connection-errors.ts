@@ -170,3 +170,34 @@ export class GuardedPostgresDialect extends PostgresDialect {
     return new GuardedDriver(super.createDriver());
   }
 }
+
+export type WhileAwayOptions = {
+  /** How many times the work is tried in all before the outage's error is thrown. */
+  tries: number;
+  delayMs: number;
+  /** Called once, at the first failure, to say what is being waited for. */
+  onAway?: (error: unknown) => void;
+  /** Once aborted (a shutdown), the outage's error is thrown instead of waiting on. */
+  signal?: AbortSignal;
+};
+
+/**
+ * Runs a write that must not be lost to a passing outage (recording that a message went out, handing a
+ * claimed job back): while the database is away it is tried again, every other error is thrown at once.
+ */
+export async function retryWhileDatabaseAway<T>(
+  work: () => Promise<T>,
+  options: WhileAwayOptions,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || attempt >= options.tries || options.signal?.aborted === true) {
+        throw error;
+      }
+      if (attempt === 1) options.onAway?.(error);
+      await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    }
+  }
+}

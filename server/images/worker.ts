@@ -10,6 +10,9 @@
 //   otherwise the document was deleted or the job taken over, and the runner removes the page it wrote
 //   and stops. Writing first and checking after means nothing written after a delete survives.
 // - stop() kills the sandbox and hands the claimed job back at once, for another instance to take.
+// - Every write that records or ends a claim waits out a database outage (a restart): a job left
+//   `running` would hold its document's remaining pages back until its lock expired. Anything else that
+//   breaks after a claim ends it as a failed attempt, retried like any other.
 // A failure to read or open the file is retried; nothing here may take the server down.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -19,6 +22,7 @@ import type { Database, JobRow } from '../db/schema.ts';
 import { pdfSandbox, SandboxFailure, type SandboxFailureReason } from '../pdf/sandbox.ts';
 import { assertStreamLimitApplies } from '../pdf/stream-limit.ts';
 import { outageNotice } from '../jobs/periodic.ts';
+import { retryWhileDatabaseAway } from '../db/connection-errors.ts';
 
 export const RENDER_PAGES_JOB = 'render_pages';
 export const MAX_RENDER_ATTEMPTS = 3;
@@ -27,6 +31,9 @@ export const PAGES_PER_CLAIM = 5;
 // worker that is gone.
 const LOCK_MS = 5 * 60 * 1000;
 const RETRY_DELAYS_MS = [5_000, 30_000];
+// A claim's write is tried again for as long as its lock would have held it anyway.
+const SETTLE_DELAY_MS = 1000;
+const SETTLE_TRIES = LOCK_MS / SETTLE_DELAY_MS;
 
 export function pageImageKey(documentId: string, pageNumber: number): string {
   return `documents/${documentId}/pages/${pageNumber}.png`;
@@ -108,7 +115,20 @@ function pageNumbers(json: string): number[] {
   return Array.isArray(parsed) ? parsed.filter((value): value is number => Number.isInteger(value)) : [];
 }
 
-type Claim = { job: JobRow; lock: string };
+type Claim = { job: JobRow; lock: string; signal?: AbortSignal };
+
+function settle<T>(deps: AppDeps, claim: Claim, what: string, write: () => Promise<T>): Promise<T> {
+  return retryWhileDatabaseAway(write, {
+    tries: SETTLE_TRIES,
+    delayMs: SETTLE_DELAY_MS,
+    signal: claim.signal,
+    onAway: () =>
+      deps.log.warn(
+        { jobId: claim.job.id, documentId: claim.job.document_id },
+        `the database is away while ${what}; trying again shortly`,
+      ),
+  });
+}
 
 // Records one page's outcome if the job is still this runner's; answers the renewed lock, or null when
 // the job is no longer ours (deleted with its document, or taken over).
@@ -118,112 +138,120 @@ async function recordPage(
   page: { pageNumber: number; width: number; height: number } | { pageNumber: number; failed: number[] },
 ): Promise<string | null> {
   const lock = newLock(deps);
-  return deps.db.transaction().execute(async (trx) => {
-    const renewed = await trx
-      .updateTable('jobs')
-      .set({
-        locked_until: lock,
-        next_page: page.pageNumber + 1,
-        ...('failed' in page ? { failed_pages: JSON.stringify(page.failed) } : {}),
-      })
-      .where('id', '=', claim.job.id)
-      .where('state', '=', 'running')
-      .where('locked_until', '=', claim.lock)
-      .executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) !== 1) return null;
-    if (!('failed' in page)) {
-      await trx
-        .deleteFrom('document_pages')
-        .where('document_id', '=', claim.job.document_id)
-        .where('page_number', '=', page.pageNumber)
-        .execute();
-      await trx
-        .insertInto('document_pages')
-        .values({
-          document_id: claim.job.document_id,
-          page_number: page.pageNumber,
-          image_key: pageImageKey(claim.job.document_id, page.pageNumber),
-          width: page.width,
-          height: page.height,
+  return settle(deps, claim, 'recording a page', () =>
+    deps.db.transaction().execute(async (trx) => {
+      const renewed = await trx
+        .updateTable('jobs')
+        .set({
+          locked_until: lock,
+          next_page: page.pageNumber + 1,
+          ...('failed' in page ? { failed_pages: JSON.stringify(page.failed) } : {}),
         })
-        .execute();
-    }
-    return lock;
-  });
+        .where('id', '=', claim.job.id)
+        .where('state', '=', 'running')
+        .where('locked_until', '=', claim.lock)
+        .executeTakeFirst();
+      if (Number(renewed.numUpdatedRows) !== 1) return null;
+      if (!('failed' in page)) {
+        await trx
+          .deleteFrom('document_pages')
+          .where('document_id', '=', claim.job.document_id)
+          .where('page_number', '=', page.pageNumber)
+          .execute();
+        await trx
+          .insertInto('document_pages')
+          .values({
+            document_id: claim.job.document_id,
+            page_number: page.pageNumber,
+            image_key: pageImageKey(claim.job.document_id, page.pageNumber),
+            width: page.width,
+            height: page.height,
+          })
+          .execute();
+      }
+      return lock;
+    }),
+  );
 }
 
 // Every page has had its turn: the document shows the pages that rendered, and the others as unavailable.
 async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: number[]): Promise<void> {
   const now = deps.clock();
   const { job } = claim;
-  await deps.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('jobs')
-      .set({ state: 'done', locked_until: null, last_error: null })
-      .where('id', '=', job.id)
-      .where('state', '=', 'running')
-      .where('locked_until', '=', claim.lock)
-      .executeTakeFirst();
-    if (Number(released.numUpdatedRows) !== 1) return;
-    // A re-render of a file with fewer pages leaves no rows of the old file behind.
-    await trx
-      .deleteFrom('document_pages')
-      .where('document_id', '=', job.document_id)
-      .where('page_number', '>', pageCount)
-      .execute();
-    if (failed.length >= pageCount) {
+  await settle(deps, claim, 'finishing a render', () =>
+    deps.db.transaction().execute(async (trx) => {
+      const released = await trx
+        .updateTable('jobs')
+        .set({ state: 'done', locked_until: null, last_error: null })
+        .where('id', '=', job.id)
+        .where('state', '=', 'running')
+        .where('locked_until', '=', claim.lock)
+        .executeTakeFirst();
+      if (Number(released.numUpdatedRows) !== 1) return;
+      // A re-render of a file with fewer pages leaves no rows of the old file behind.
+      await trx
+        .deleteFrom('document_pages')
+        .where('document_id', '=', job.document_id)
+        .where('page_number', '>', pageCount)
+        .execute();
+      if (failed.length >= pageCount) {
+        await trx
+          .updateTable('documents')
+          .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+          .where('id', '=', job.document_id)
+          .execute();
+        await recordAudit(trx, {
+          documentId: job.document_id,
+          actorId: null,
+          action: 'document.rendering_failed',
+          at: now,
+          details: { attempts: job.attempts, unavailablePages: failed.length },
+        });
+        return;
+      }
       await trx
         .updateTable('documents')
-        .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+        .set({
+          images_state: 'ready',
+          unavailable_pages: JSON.stringify(failed),
+          updated_at: now.toISOString(),
+        })
         .where('id', '=', job.document_id)
         .execute();
-      await recordAudit(trx, {
-        documentId: job.document_id,
-        actorId: null,
-        action: 'document.rendering_failed',
-        at: now,
-        details: { attempts: job.attempts, unavailablePages: failed.length },
-      });
-      return;
-    }
-    await trx
-      .updateTable('documents')
-      .set({
-        images_state: 'ready',
-        unavailable_pages: JSON.stringify(failed),
-        updated_at: now.toISOString(),
-      })
-      .where('id', '=', job.document_id)
-      .execute();
-  });
+    }),
+  );
 }
 
 // The claim's pages are done and more remain: the job goes back to the queue behind every job queued
 // before now, with its attempts back at zero (the claim succeeded).
 async function requeue(deps: AppDeps, claim: Claim): Promise<void> {
-  await deps.db
-    .updateTable('jobs')
-    .set({ state: 'queued', locked_until: null, attempts: 0, run_after: deps.clock().toISOString() })
-    .where('id', '=', claim.job.id)
-    .where('state', '=', 'running')
-    .where('locked_until', '=', claim.lock)
-    .execute();
+  await settle(deps, claim, 'queueing a render again', () =>
+    deps.db
+      .updateTable('jobs')
+      .set({ state: 'queued', locked_until: null, attempts: 0, run_after: deps.clock().toISOString() })
+      .where('id', '=', claim.job.id)
+      .where('state', '=', 'running')
+      .where('locked_until', '=', claim.lock)
+      .execute(),
+  );
 }
 
 // Shutdown: the job goes back as it was before this claim, due at once, for any instance to take.
 async function release(deps: AppDeps, claim: Claim): Promise<void> {
-  await deps.db
-    .updateTable('jobs')
-    .set((eb) => ({
-      state: 'queued',
-      locked_until: null,
-      attempts: eb('attempts', '-', 1),
-      run_after: deps.clock().toISOString(),
-    }))
-    .where('id', '=', claim.job.id)
-    .where('state', '=', 'running')
-    .where('locked_until', '=', claim.lock)
-    .execute();
+  await settle(deps, claim, 'handing a render back', () =>
+    deps.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'queued',
+        locked_until: null,
+        attempts: eb('attempts', '-', 1),
+        run_after: deps.clock().toISOString(),
+      }))
+      .where('id', '=', claim.job.id)
+      .where('state', '=', 'running')
+      .where('locked_until', '=', claim.lock)
+      .execute(),
+  );
 }
 
 async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> {
@@ -237,52 +265,49 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
     { jobId: job.id, documentId: job.document_id, attempt: job.attempts, isFinal, error: lastError },
     'page rendering failed',
   );
-  await deps.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('jobs')
-      .set(
-        isFinal
-          ? { state: 'failed', locked_until: null, last_error: lastError }
-          : {
-              state: 'queued',
-              locked_until: null,
-              last_error: lastError,
-              run_after: new Date(
-                now.getTime() + (RETRY_DELAYS_MS[job.attempts - 1] ?? 30_000),
-              ).toISOString(),
-            },
-      )
-      .where('id', '=', job.id)
-      .where('state', '=', 'running')
-      .where('locked_until', '=', claim.lock)
-      .executeTakeFirst();
-    if (Number(released.numUpdatedRows) !== 1 || !isFinal) return;
-    await trx
-      .updateTable('documents')
-      .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
-      .where('id', '=', job.document_id)
-      .execute();
-    await recordAudit(trx, {
-      documentId: job.document_id,
-      actorId: null,
-      action: 'document.rendering_failed',
-      at: now,
-      details: { attempts: job.attempts },
-    });
-  });
+  await settle(deps, claim, 'recording a failed render', () =>
+    deps.db.transaction().execute(async (trx) => {
+      const released = await trx
+        .updateTable('jobs')
+        .set(
+          isFinal
+            ? { state: 'failed', locked_until: null, last_error: lastError }
+            : {
+                state: 'queued',
+                locked_until: null,
+                last_error: lastError,
+                run_after: new Date(
+                  now.getTime() + (RETRY_DELAYS_MS[job.attempts - 1] ?? 30_000),
+                ).toISOString(),
+              },
+        )
+        .where('id', '=', job.id)
+        .where('state', '=', 'running')
+        .where('locked_until', '=', claim.lock)
+        .executeTakeFirst();
+      if (Number(released.numUpdatedRows) !== 1 || !isFinal) return;
+      await trx
+        .updateTable('documents')
+        .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+        .where('id', '=', job.document_id)
+        .execute();
+      await recordAudit(trx, {
+        documentId: job.document_id,
+        actorId: null,
+        action: 'document.rendering_failed',
+        at: now,
+        details: { attempts: job.attempts },
+      });
+    }),
+  );
 }
 
 // What a claim came to: the job ended (done or failed, for now or for good), went back to the queue with
 // pages left, was handed back at shutdown, or turned out not to be ours any more.
 type ClaimOutcome = 'ended' | 'continues' | 'released' | 'lost';
 
-async function processJob(
-  deps: AppDeps,
-  job: JobRow,
-  signal: AbortSignal | undefined,
-): Promise<ClaimOutcome> {
-  if (job.locked_until === null) throw new Error('A claimed job has no lock');
-  const claim: Claim = { job, lock: job.locked_until };
+async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
+  const { job, signal } = claim;
   const document = await deps.db
     .selectFrom('documents')
     .select(['id', 'file_key', 'signed_file_key'])
@@ -379,7 +404,15 @@ export async function runPendingImageJobs(deps: AppDeps, options: RunOptions = {
     if (options.signal?.aborted === true) return ended;
     const job = await claimNextJob(deps);
     if (job === null) return ended;
-    const outcome = await processJob(deps, job, options.signal);
+    if (job.locked_until === null) throw new Error('A claimed job has no lock');
+    const claim: Claim = { job, lock: job.locked_until, signal: options.signal };
+    let outcome: ClaimOutcome;
+    try {
+      outcome = await processJob(deps, claim);
+    } catch (error) {
+      await fail(deps, claim, error);
+      outcome = 'ended';
+    }
     if (outcome === 'ended') ended += 1;
     if (outcome === 'released') return ended;
   }

@@ -6,11 +6,10 @@
 // rounds keep each message for /dev/outbox instead. At shutdown no new message is claimed, and a send
 // still going after a short grace is given up: its message goes back to the queue as it was, for any
 // instance to send at once.
-import { setTimeout as wait } from 'node:timers/promises';
 import nodemailer from 'nodemailer';
 import type { AppDeps } from '../context.ts';
 import type { MailQueueTable } from '../db/schema.ts';
-import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { retryWhileDatabaseAway } from '../db/connection-errors.ts';
 import { errorText } from '../http/logging.ts';
 import { startPeriodicJob, type PeriodicJob } from '../jobs/periodic.ts';
 import { renderQueuedMail, type RenderedMail } from './messages.ts';
@@ -209,25 +208,23 @@ const MARK_SENT_TRIES = 30;
 const MARK_SENT_DELAY_MS = 1000;
 
 async function markSent(deps: AppDeps, mail: QueuedMail): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await deps.db
+  await retryWhileDatabaseAway(
+    () =>
+      deps.db
         .updateTable('mail_queue')
         .set({ state: 'sent', locked_until: null, sent_at: deps.clock().toISOString(), last_error: null })
         .where('id', '=', mail.id)
-        .execute();
-      return;
-    } catch (error) {
-      if (!isDatabaseUnavailable(error) || attempt >= MARK_SENT_TRIES) throw error;
-      if (attempt === 1) {
+        .execute(),
+    {
+      tries: MARK_SENT_TRIES,
+      delayMs: MARK_SENT_DELAY_MS,
+      onAway: () =>
         deps.log.warn(
           { mailId: mail.id },
           'a message was sent but the database is away; recording it again shortly',
-        );
-      }
-      await wait(MARK_SENT_DELAY_MS);
-    }
-  }
+        ),
+    },
+  );
 }
 
 export type MailRoundOptions = {
