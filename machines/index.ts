@@ -74,6 +74,8 @@ import {
   type AuditTrailDownloadInput,
 } from './audit-trail-download.machine';
 import { errorReportMachine, type ErrorReportEvent, type ErrorReportInput } from './error-report.machine';
+import { verificationMachine, type VerificationEvent } from './verification.machine';
+import { sampleVerificationReport } from './verification-samples';
 
 export type MachineEntry = {
   machine: AnyStateMachine;
@@ -607,6 +609,22 @@ export const ERROR_REPORT_INPUTS = [
   { error: { message: 'Cannot read properties of undefined', stack: 'TypeError: at DocumentPage' } },
 ] as const satisfies readonly ErrorReportInput[];
 
+export const VERIFICATION_EVENTS = [
+  { type: 'file.selected', files: [PDF] },
+  { type: 'file.selected', files: [sampleFile('scan.pdf', '', '%PDF-1.7\n')] },
+  { type: 'file.selected', files: [sampleFile('notes.txt', 'text/plain')] },
+  { type: 'file.selected', files: [PDF, sampleFile('annex.pdf', 'application/pdf')] },
+  { type: 'file.selected', files: [sampleFile('blank.pdf', 'application/pdf', '')] },
+  { type: 'file.selected', files: [] },
+  { type: 'verification.retry' },
+  { type: 'verification.reset' },
+  done('verifyPdf', sampleVerificationReport()),
+  done('verifyPdf', sampleVerificationReport({ verdict: 'no_signatures', level: null, signatures: [] })),
+  failed('verifyPdf', OFFLINE),
+  failed('verifyPdf', { code: 'not_a_pdf', status: 422 }),
+  failed('verifyPdf', { code: 'too_many_requests', status: 429 }),
+] as const satisfies readonly (VerificationEvent | InternalEvent)[];
+
 // Two catalogs' worth of texts: the language actor only keeps them, so one message tells them apart.
 const CATALOG_EN = { 'common.language': 'Language' };
 const CATALOG_FR = { 'common.language': 'Langue' };
@@ -678,6 +696,7 @@ export const MACHINES = {
     inputs: AUDIT_TRAIL_DOWNLOAD_INPUTS,
   },
   'error-report': { machine: errorReportMachine, events: ERROR_REPORT_EVENTS, inputs: ERROR_REPORT_INPUTS },
+  verification: { machine: verificationMachine, events: VERIFICATION_EVENTS },
   'document-details': {
     machine: documentDetailsMachine,
     events: DOCUMENT_DETAILS_EVENTS,
@@ -728,6 +747,7 @@ export { auditTrailDownloadMachine, settingsMachine };
 export { languageMachine, welcomeMachine };
 export { shellMachine };
 export { errorReportMachine };
+export { verificationMachine };
 export type { Participant, SignFlowParticipants } from './document-details.machine';
 export type {
   ConnectedProfile,

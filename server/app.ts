@@ -29,6 +29,7 @@ import { signGroupHandlers } from './handlers/sign-groups.ts';
 import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
+import { verificationHandlers } from './handlers/verifications.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
@@ -45,6 +46,7 @@ import { registerLocalStorageRoutes } from './storage/routes.ts';
 import { lazyLocalSigner } from './documents/signing-signer.ts';
 import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
+import { registerDeferredBodies } from './verification/request-pdf.ts';
 
 export type BuildOverrides = {
   // A database opened (and migrated) by the caller; it is then not closed with the app.
@@ -77,6 +79,7 @@ export const HANDLERS: Handlers & { readonly [operationId: string]: unknown } = 
   ...signGroupHandlers,
   ...uploadHandlers,
   ...errorReportHandlers,
+  ...verificationHandlers,
 };
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -184,21 +187,26 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     const operations = new Map(
       apiOperations(contract).map((operation) => [operation.operationId, operation]),
     );
-    await app.register(openapiGlue, {
-      specification: apiDocument(contract),
-      prefix: '/api',
-      // The glue spreads what this returns over the route it built from the contract (method, url,
-      // schema), so only the handler, the bearer check and the body's media types are given; the cast
-      // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
-      // so a stranger learns nothing about an operation from its body rules.
-      operationResolver: (operationId: string) => {
-        const operation = operations.get(operationId);
-        return {
-          handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
-          ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
-          preParsing: requestBodyGate(operation?.requestBody ?? null),
-        } as unknown as RouteOptions;
-      },
+    // Encapsulated, so that the parsers of PDF and form bodies (which the verification handler reads
+    // itself) are the API's alone: the object store's routes register their own multipart parser.
+    await app.register(async (api) => {
+      registerDeferredBodies(api);
+      await api.register(openapiGlue, {
+        specification: apiDocument(contract),
+        prefix: '/api',
+        // The glue spreads what this returns over the route it built from the contract (method, url,
+        // schema), so only the handler, the bearer check and the body's media types are given; the cast
+        // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
+        // so a stranger learns nothing about an operation from its body rules.
+        operationResolver: (operationId: string) => {
+          const operation = operations.get(operationId);
+          return {
+            handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
+            ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
+            preParsing: requestBodyGate(operation?.requestBody ?? null),
+          } as unknown as RouteOptions;
+        },
+      });
     });
 
     registerHealthRoutes(app, deps);
