@@ -85,8 +85,20 @@ function residentBytes(pid: number): number | null {
   }
 }
 
+/** The program a sandbox runs: its boot script, and the environment it needs besides its limits. */
+export type SandboxProgram = { entry: string; env: () => Record<string, string> };
+
+const RENDERER: SandboxProgram = {
+  entry: CHILD_ENTRY,
+  env: () => ({ PARAPH_SANDBOX_WORKER: patchedWorkerUrl(), PARAPH_SANDBOX_LOADER: TSX_LOADER }),
+};
+
+/** The loader the server runs under, for a boot script that imports TypeScript after its libraries. */
+export const SANDBOX_TSX_LOADER = TSX_LOADER;
+
 export class PdfSandbox {
   readonly limits: PdfSandboxLimits;
+  readonly program: SandboxProgram;
   // Page images are background work: on a small machine the API's requests go first. An upload's
   // inspection is what a person waits for, so it keeps the server's own priority.
   readonly niceness: number;
@@ -101,9 +113,10 @@ export class PdfSandbox {
   #openKey: string | null = null;
   #openPages = 0;
 
-  constructor(limits: PdfSandboxLimits, niceness = 0) {
+  constructor(limits: PdfSandboxLimits, niceness = 0, program: SandboxProgram = RENDERER) {
     this.limits = limits;
     this.niceness = niceness;
+    this.program = program;
   }
 
   /** Starts the child now, so that the first request does not wait for pdfjs to load. */
@@ -149,6 +162,11 @@ export class PdfSandbox {
         height: value.height,
       };
     });
+  }
+
+  /** One request of the program's own protocol, answered within `timeoutMs` or failed with `timeout`. */
+  request(request: { type: string; [field: string]: unknown }, timeoutMs: number): Promise<unknown> {
+    return this.#exclusive(() => this.#call({ ...request, id: 0 } as unknown as SandboxRequest, timeoutMs));
   }
 
   /** Kills the child now; a request in flight fails with `stopped`. A later request starts a new child. */
@@ -233,15 +251,14 @@ export class PdfSandbox {
       return this.#ready.then(() => child);
     }
     this.#killReason = null;
-    const child = fork(CHILD_ENTRY, [], {
+    const child = fork(this.program.entry, [], {
       execArgv: [`--max-old-space-size=${this.limits.memoryMb}`],
       // Only what the child needs: no database URL, no keys.
       env: {
         PATH: process.env.PATH ?? '',
         ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }),
         PARAPH_SANDBOX_LIMITS: JSON.stringify(this.limits),
-        PARAPH_SANDBOX_WORKER: patchedWorkerUrl(),
-        PARAPH_SANDBOX_LOADER: TSX_LOADER,
+        ...this.program.env(),
       },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
