@@ -3,20 +3,33 @@
 // appearance, the widget, the form field, the signature page), and this module writes only the objects
 // that are new or changed after the original bytes, with their own xref section and a trailer whose /Prev
 // points at the previous one. Changed objects are found by serialising every object before and after.
+// Reading goes through the file's cross-reference chain as viewers read it (../pdf/load.ts); the update's
+// section is of the kind the previous one is (a table or a stream), its numbers come after every number
+// the chain lists.
 import { createHash, randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
   PDFHexString,
   PDFName,
   PDFNumber,
   PDFRawStream,
   PDFRef,
   PDFString,
-  type PDFContext,
+  type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
+import {
+  EncryptedPdfError,
+  hasSignatures,
+  loadPdf as readPdf,
+  whyNotSignable,
+  type LoadedPdf,
+} from '../pdf/load.ts';
+import { writePageTreeTypes } from '../pdf/page-tree.ts';
+import { compactObjects, replaceRefs } from '../pdf/renumber.ts';
+import type { XrefChain } from '../pdf/xref.ts';
 import type { CertifiedKey } from './ca.ts';
 import { buildCadesSignature } from './cms.ts';
 import { PresignError, type SignatureRequest } from './signer.ts';
@@ -33,65 +46,26 @@ function presign(message: string, cause: unknown): PresignError {
   return new PresignError(`${message}: ${reason}`);
 }
 
-async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
-  let doc: PDFDocument;
+type Loaded = LoadedPdf & { signed: boolean };
+
+async function loadPdf(bytes: Uint8Array): Promise<Loaded> {
+  let loaded: LoadedPdf;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    loaded = await readPdf(bytes);
   } catch (error) {
+    if (error instanceof EncryptedPdfError) throw new PresignError('The PDF is encrypted.');
     throw presign('The PDF cannot be read', error);
   }
-  // pdf-lib loads what it can of a damaged file; signing it would certify a document with pages missing.
+  // A damaged file is signed only once a rewrite has repaired it; what no rewrite repairs (pages missing,
+  // a used object unreadable) would certify a document readers show differently.
+  let problem: string | null;
   try {
-    checkPageTree(doc);
+    problem = whyNotSignable(loaded);
   } catch (error) {
     throw presign('The PDF is damaged', error);
   }
-  return doc;
-}
-
-function resolves(context: PDFContext, value: PDFObject | undefined): boolean {
-  return !(value instanceof PDFRef) || context.lookup(value) !== undefined;
-}
-
-/** Every page of the page tree exists, with its content, and /Count says how many there are. */
-function checkPageTree(doc: PDFDocument): void {
-  const { context } = doc;
-  const root = doc.catalog.lookup(PDFName.of('Pages'));
-  if (!(root instanceof PDFDict)) throw new Error('no page tree');
-  const seen = new Set<PDFDict>();
-  let leaves = 0;
-  const visit = (node: PDFDict): void => {
-    if (seen.has(node)) throw new Error('the page tree loops');
-    seen.add(node);
-    const kids = node.lookup(PDFName.of('Kids'));
-    if (!(kids instanceof PDFArray)) throw new Error('a page tree node without kids');
-    for (let index = 0; index < kids.size(); index += 1) {
-      if (!resolves(context, kids.get(index))) throw new Error('a page is missing');
-      const kid = kids.lookup(index);
-      if (!(kid instanceof PDFDict)) throw new Error('a page is not a dictionary');
-      if (kid.lookup(PDFName.of('Type')) === PDFName.of('Pages')) {
-        visit(kid);
-        continue;
-      }
-      leaves += 1;
-      const contents = kid.get(PDFName.of('Contents'));
-      const parts = contents instanceof PDFArray ? contents.asArray() : [contents];
-      if (!parts.every((part) => resolves(context, part)))
-        throw new Error(`the content of page ${leaves} is missing`);
-    }
-  };
-  visit(root);
-  const count = root.lookup(PDFName.of('Count'));
-  if (leaves < 1) throw new Error('no pages');
-  if (!(count instanceof PDFNumber) || count.asNumber() !== leaves)
-    throw new Error('the page count does not match the pages');
-}
-
-/** Does any object of the document look like a signature dictionary (also a document time-stamp)? */
-function hasSignatures(doc: PDFDocument): boolean {
-  return doc.context
-    .enumerateIndirectObjects()
-    .some(([, object]) => object instanceof PDFDict && object.has(PDFName.of('ByteRange')));
+  if (problem !== null) throw new PresignError(`The PDF is damaged: ${problem}.`);
+  return { ...loaded, signed: hasSignatures(loaded.doc) };
 }
 
 const randomId = (): PDFHexString => PDFHexString.of(randomBytes(16).toString('hex'));
@@ -99,12 +73,15 @@ const randomId = (): PDFHexString => PDFHexString.of(randomBytes(16).toString('h
 /**
  * The bytes the signature is appended to. A document nobody signed yet is rewritten once by pdf-lib with a
  * classic xref table and no object streams, so that what follows is plain and every reader can follow
- * the update chain; a signed one is kept byte for byte, or its signatures would break.
+ * the update chain; the rewrite keeps only the objects the document uses, numbered from 1, and writes
+ * the page tree's /Type entries. A signed one is kept byte for byte, or its signatures would break.
  */
 export async function prepareForSigning(bytes: Uint8Array): Promise<Buffer> {
-  const doc = await loadPdf(bytes);
-  if (hasSignatures(doc)) return Buffer.from(bytes);
+  const { doc, signed } = await loadPdf(bytes);
+  if (signed) return Buffer.from(bytes);
   try {
+    writePageTreeTypes(doc);
+    compactObjects(doc.context);
     if (!(doc.context.trailerInfo.ID instanceof PDFArray)) {
       doc.context.trailerInfo.ID = doc.context.obj([randomId(), randomId()]);
     }
@@ -112,22 +89,6 @@ export async function prepareForSigning(bytes: Uint8Array): Promise<Buffer> {
   } catch (error) {
     throw presign('The PDF cannot be rewritten', error);
   }
-}
-
-type PreviousSection = { startxref: number; size: number | null };
-
-function previousSection(bytes: Buffer): PreviousSection {
-  const tail = bytes.subarray(Math.max(0, bytes.length - 2048)).toString('latin1');
-  // The last one: junk after %%EOF is tolerated, as readers do.
-  const match = [...tail.matchAll(/startxref\s+(\d+)/g)].at(-1);
-  if (!match?.[1]) throw new PresignError('The PDF has no cross-reference section.');
-  const startxref = Number(match[1]);
-  if (startxref >= bytes.length)
-    throw new PresignError('The PDF names a cross-reference section past its end.');
-  const section = bytes.subarray(startxref, Math.min(bytes.length, startxref + 1_000_000)).toString('latin1');
-  const end = section.indexOf('startxref');
-  const size = /\/Size\s+(\d+)/.exec(end >= 0 ? section.slice(0, end) : section);
-  return { startxref, size: size?.[1] ? Number(size[1]) : null };
 }
 
 // A stream read from the file is never changed in place here; its dictionary may be.
@@ -198,25 +159,77 @@ function serialise(ref: PDFRef, object: PDFObject): Buffer {
   ]);
 }
 
-function xrefSection(entries: readonly { ref: PDFRef; offset: number }[]): string {
+type Entry = { ref: PDFRef; offset: number };
+
+// Runs of consecutive object numbers: a table's subsections, a stream's /Index.
+function runs(entries: readonly Entry[]): Entry[][] {
   const sorted = [...entries].sort((a, b) => a.ref.objectNumber - b.ref.objectNumber);
+  const result: Entry[][] = [];
+  for (const entry of sorted) {
+    const run = result.at(-1);
+    const last = run?.at(-1);
+    if (run && last && entry.ref.objectNumber === last.ref.objectNumber + 1) run.push(entry);
+    else result.push([entry]);
+  }
+  return result;
+}
+
+function xrefTable(entries: readonly Entry[], trailer: PDFDict): Buffer {
   let text = 'xref\n';
-  let index = 0;
-  while (index < sorted.length) {
-    let end = index + 1;
-    while (
-      end < sorted.length &&
-      sorted[end]?.ref.objectNumber === (sorted[end - 1]?.ref.objectNumber ?? 0) + 1
-    )
-      end += 1;
-    const run = sorted.slice(index, end);
+  for (const run of runs(entries)) {
     text += `${run[0]?.ref.objectNumber ?? 0} ${run.length}\n`;
     for (const { ref, offset } of run) {
       text += `${String(offset).padStart(10, '0')} ${String(ref.generationNumber).padStart(5, '0')} n\r\n`;
     }
-    index = end;
   }
-  return text;
+  return Buffer.from(`${text}trailer\n${trailer.toString()}\n`, 'latin1');
+}
+
+// A cross-reference stream listing `entries` and itself (at `offset`), /W [1 4 2]: an upload is far
+// below 4 GB and a generation fits two bytes.
+function xrefStream(entries: readonly Entry[], self: PDFRef, offset: number, trailer: PDFDict): Buffer {
+  const all = [...entries, { ref: self, offset }];
+  const rows: Buffer[] = [];
+  const index: number[] = [];
+  for (const run of runs(all)) {
+    index.push(run[0]?.ref.objectNumber ?? 0, run.length);
+    for (const entry of run) {
+      const row = Buffer.alloc(7);
+      row.writeUInt8(1, 0);
+      row.writeUInt32BE(entry.offset, 1);
+      row.writeUInt16BE(entry.ref.generationNumber, 5);
+      rows.push(row);
+    }
+  }
+  const data = deflateSync(Buffer.concat(rows));
+  trailer.set(PDFName.of('Type'), PDFName.of('XRef'));
+  trailer.set(PDFName.of('W'), trailer.context.obj([1, 4, 2]));
+  trailer.set(PDFName.of('Index'), trailer.context.obj(index));
+  trailer.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+  trailer.set(PDFName.of('Length'), PDFNumber.of(data.length));
+  return Buffer.concat([
+    Buffer.from(`${self.objectNumber} 0 obj\n${trailer.toString()}\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream\nendobj\n', 'latin1'),
+  ]);
+}
+
+// PDF 1.7's limit (ISO 32000-1, annex C), and about where poppler stops reading a table.
+const MAX_OBJECT_NUMBER = 8_388_607;
+
+/**
+ * Numbers for the update's new objects: after every number the chain lists or its /Size allows, unless
+ * that passes the limit (a file already using numbers near it); then the lowest numbers no section lists.
+ */
+function newNumbers(xref: XrefChain, taken: ReadonlySet<number>, count: number): number[] {
+  const after = xref.size;
+  if (after - 1 + count <= MAX_OBJECT_NUMBER)
+    return Array.from({ length: count }, (_, index) => after + index);
+  const free: number[] = [];
+  for (let num = 1; free.length < count; num += 1) {
+    if (!xref.entries.has(num) && !taken.has(num)) free.push(num);
+  }
+  return free;
 }
 
 /**
@@ -229,16 +242,17 @@ export async function appendSignature(
   signer: CertifiedKey,
   chain: readonly Buffer[],
 ): Promise<Buffer> {
-  const previous = previousSection(prepared);
-  const doc = await loadPdf(prepared);
+  const { doc, chain: xref } = await loadPdf(prepared);
+  // What prepareForSigning hands over always reads through its chain: a rewrite, or a signed file
+  // whose structure loadPdf found sound.
+  if (xref === null || xref.shift !== 0)
+    throw new PresignError('The PDF is damaged: its structure cannot be followed.');
   const { context } = doc;
-  if (previous.size !== null && previous.size - 1 > context.largestObjectNumber) {
-    // Object and xref streams are not kept in pdf-lib's context; new objects must not reuse their numbers.
-    context.largestObjectNumber = previous.size - 1;
-  }
+  const listed = Math.max(xref.size - 1, context.largestObjectNumber);
+  context.largestObjectNumber = listed;
   const before = snapshot(doc);
 
-  let written: WrittenObject[];
+  let changed: Array<[PDFRef, PDFObject]>;
   let signatureRef: PDFRef;
   try {
     const stamp = await placeStamp(doc, request);
@@ -267,17 +281,32 @@ export async function appendSignature(
     else stamp.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
     await doc.flush();
 
-    written = context
-      .enumerateIndirectObjects()
-      .filter(([ref, object]) => {
-        const old = before.get(ref.tag);
-        return old === undefined || old.object !== object || old.print !== fingerprint(object);
-      })
-      .map(([ref, object]) => ({ ref, bytes: serialise(ref, object) }));
+    changed = context.enumerateIndirectObjects().filter(([ref, object]) => {
+      const old = before.get(ref.tag);
+      return old === undefined || old.object !== object || old.print !== fingerprint(object);
+    });
   } catch (error) {
     if (error instanceof PresignError) throw error;
     throw presign('The PDF cannot be stamped', error);
   }
+
+  // pdf-lib numbered the new objects after `listed`; they move to numbers the chain leaves free when
+  // that passes the limit.
+  const fresh = [...changed.map(([ref]) => ref), signatureRef].filter((ref) => ref.objectNumber > listed);
+  const numbers = newNumbers(
+    xref,
+    new Set(context.enumerateIndirectObjects().map(([ref]) => ref.objectNumber)),
+    fresh.length + (xref.lastKind === 'stream' ? 1 : 0),
+  );
+  const renumbered = new Map(fresh.map((ref, index) => [ref, PDFRef.of(numbers[index] ?? 0)]));
+  const renamed = (ref: PDFRef): PDFRef => renumbered.get(ref) ?? ref;
+  const done = new Set<PDFObject>();
+  for (const [, object] of changed) replaceRefs(object, renamed, done);
+  signatureRef = renamed(signatureRef);
+  const written: WrittenObject[] = changed.map(([ref, object]) => ({
+    ref: renamed(ref),
+    bytes: serialise(renamed(ref), object),
+  }));
 
   const signatureObject = Buffer.from(
     `${signatureRef.objectNumber} ${signatureRef.generationNumber} obj\n${signatureDictionary(request)}\nendobj\n`,
@@ -291,7 +320,7 @@ export async function appendSignature(
     parts.push(Buffer.from('\n'));
     offset += 1;
   }
-  const entries: { ref: PDFRef; offset: number }[] = [];
+  const entries: Entry[] = [];
   let signatureOffset = 0;
   for (const object of written) {
     entries.push({ ref: object.ref, offset });
@@ -299,20 +328,22 @@ export async function appendSignature(
     parts.push(object.bytes);
     offset += object.bytes.length;
   }
+  const streamRef = xref.lastKind === 'stream' ? PDFRef.of(numbers.at(-1) ?? 0) : null;
+  const highest = Math.max(...entries.map((entry) => entry.ref.objectNumber), streamRef?.objectNumber ?? 0);
   const id = context.trailerInfo.ID;
   const firstId = id instanceof PDFArray ? id.get(0) : undefined;
   const trailer = context.obj({
-    Size: context.largestObjectNumber + 1,
+    Size: Math.max(xref.size, highest + 1),
     Root: context.trailerInfo.Root,
     Info: context.trailerInfo.Info,
     ID: [firstId ?? randomId(), randomId()],
-    Prev: previous.startxref,
+    Prev: xref.startxref,
   });
+  // The update's section is of the previous section's kind: a reader that follows streams may not follow
+  // a table after one.
   parts.push(
-    Buffer.from(
-      `${xrefSection(entries)}trailer\n${trailer.toString()}\nstartxref\n${offset}\n%%EOF\n`,
-      'latin1',
-    ),
+    streamRef === null ? xrefTable(entries, trailer) : xrefStream(entries, streamRef, offset, trailer),
+    Buffer.from(`startxref\n${offset}\n%%EOF\n`, 'latin1'),
   );
   const output = Buffer.concat(parts);
 
