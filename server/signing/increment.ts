@@ -1,28 +1,71 @@
-// Incremental updates: what a signed PDF may still receive without breaking its signatures (a later
-// signature, the validation data of a DSS, a document time-stamp). pdf-lib can only rewrite a whole file,
-// so it loads the document and makes the change in memory, and only the objects that are new or changed
-// are written after the original bytes, with their own xref section and a trailer whose /Prev points at
-// the previous one. Changed objects are found by serialising every object before and after the edit.
+// Incremental updates: what a signed PDF may still receive without breaking its signatures (a signature,
+// the validation data of a DSS, a document time-stamp). pdf-lib can only rewrite a whole file, so it loads
+// the document and makes the change in memory, and only the objects that are new or changed are written
+// after the original bytes, with their own xref section and a trailer whose /Prev points at the previous
+// one. Changed objects are found by serialising every object before and after the edit.
+// Reading goes through the file's cross-reference chain as viewers read it (../pdf/load.ts); the update's
+// section is of the kind the previous one is (a table or a stream), its numbers come after every number
+// the chain lists.
 //
 // A signature dictionary is written by hand, not by pdf-lib: its /ByteRange and /Contents must have a
 // fixed width, so that the digest can be taken over the final bytes before /Contents is filled in.
 import { createHash, randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
   PDFHexString,
   PDFName,
+  PDFNumber,
   PDFRawStream,
   PDFRef,
   PDFString,
+  type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
+import {
+  EncryptedPdfError,
+  hasSignatures,
+  loadPdf as readPdf,
+  whyNotSignable,
+  type LoadedPdf,
+} from '../pdf/load.ts';
+import { replaceRefs } from '../pdf/renumber.ts';
+import type { XrefChain } from '../pdf/xref.ts';
 import { PresignError } from './signer.ts';
 
 const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
 
-/** Where a signature dictionary's fixed-width values go: write `placeholders(bytes)` into its text. */
+export function presign(message: string, cause: unknown): PresignError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new PresignError(`${message}: ${reason}`);
+}
+
+export type Loaded = LoadedPdf & { signed: boolean };
+
+export async function loadPdf(bytes: Uint8Array): Promise<Loaded> {
+  let loaded: LoadedPdf;
+  try {
+    loaded = await readPdf(bytes);
+  } catch (error) {
+    if (error instanceof EncryptedPdfError) throw new PresignError('The PDF is encrypted.');
+    throw presign('The PDF cannot be read', error);
+  }
+  // A damaged file is signed only once a rewrite has repaired it; what no rewrite repairs (pages missing,
+  // a used object unreadable) would certify a document readers show differently.
+  let problem: string | null;
+  try {
+    problem = whyNotSignable(loaded);
+  } catch (error) {
+    throw presign('The PDF is damaged', error);
+  }
+  if (problem !== null) throw new PresignError(`The PDF is damaged: ${problem}.`);
+  return { ...loaded, signed: hasSignatures(loaded.doc) };
+}
+
+export const randomId = (): PDFHexString => PDFHexString.of(randomBytes(16).toString('hex'));
+
+/** Where a signature dictionary's fixed-width values go, as the text of its two entries. */
 export function signatureValuePlaceholders(contentsBytes: number): { byteRange: string; contents: string } {
   return {
     byteRange: `/ByteRange ${BYTE_RANGE_PLACEHOLDER}`,
@@ -40,26 +83,20 @@ export type Placeholder = {
   digest: Buffer;
 };
 
-type PreviousSection = { startxref: number; size: number | null };
-
-function previousSection(bytes: Buffer): PreviousSection {
-  const tail = bytes.subarray(Math.max(0, bytes.length - 2048)).toString('latin1');
-  // The last one: junk after %%EOF is tolerated, as readers do.
-  const match = [...tail.matchAll(/startxref\s+(\d+)/g)].at(-1);
-  if (!match?.[1]) throw new PresignError('The PDF has no cross-reference section.');
-  const startxref = Number(match[1]);
-  if (startxref >= bytes.length)
-    throw new PresignError('The PDF names a cross-reference section past its end.');
-  const section = bytes.subarray(startxref, Math.min(bytes.length, startxref + 1_000_000)).toString('latin1');
-  const end = section.indexOf('startxref');
-  const size = /\/Size\s+(\d+)/.exec(end >= 0 ? section.slice(0, end) : section);
-  return { startxref, size: size?.[1] ? Number(size[1]) : null };
-}
-
 // A stream read from the file is never changed in place here; its dictionary may be.
 function fingerprint(object: PDFObject): string {
   return object instanceof PDFRawStream ? `stream ${object.dict.toString()}` : object.toString();
 }
+
+function snapshot(doc: PDFDocument): Map<string, { object: PDFObject; print: string }> {
+  const result = new Map<string, { object: PDFObject; print: string }>();
+  for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    result.set(ref.tag, { object, print: fingerprint(object) });
+  }
+  return result;
+}
+
+type WrittenObject = { ref: PDFRef; bytes: Buffer };
 
 function serialise(ref: PDFRef, object: PDFObject): Buffer {
   const body = new Uint8Array(object.sizeInBytes());
@@ -71,28 +108,78 @@ function serialise(ref: PDFRef, object: PDFObject): Buffer {
   ]);
 }
 
-function xrefSection(entries: readonly { ref: PDFRef; offset: number }[]): string {
+type Entry = { ref: PDFRef; offset: number };
+
+// Runs of consecutive object numbers: a table's subsections, a stream's /Index.
+function runs(entries: readonly Entry[]): Entry[][] {
   const sorted = [...entries].sort((a, b) => a.ref.objectNumber - b.ref.objectNumber);
+  const result: Entry[][] = [];
+  for (const entry of sorted) {
+    const run = result.at(-1);
+    const last = run?.at(-1);
+    if (run && last && entry.ref.objectNumber === last.ref.objectNumber + 1) run.push(entry);
+    else result.push([entry]);
+  }
+  return result;
+}
+
+function xrefTable(entries: readonly Entry[], trailer: PDFDict): Buffer {
   let text = 'xref\n';
-  let index = 0;
-  while (index < sorted.length) {
-    let end = index + 1;
-    while (
-      end < sorted.length &&
-      sorted[end]?.ref.objectNumber === (sorted[end - 1]?.ref.objectNumber ?? 0) + 1
-    )
-      end += 1;
-    const run = sorted.slice(index, end);
+  for (const run of runs(entries)) {
     text += `${run[0]?.ref.objectNumber ?? 0} ${run.length}\n`;
     for (const { ref, offset } of run) {
       text += `${String(offset).padStart(10, '0')} ${String(ref.generationNumber).padStart(5, '0')} n\r\n`;
     }
-    index = end;
   }
-  return text;
+  return Buffer.from(`${text}trailer\n${trailer.toString()}\n`, 'latin1');
 }
 
-const randomId = (): PDFHexString => PDFHexString.of(randomBytes(16).toString('hex'));
+// A cross-reference stream listing `entries` and itself (at `offset`), /W [1 4 2]: an upload is far
+// below 4 GB and a generation fits two bytes.
+function xrefStream(entries: readonly Entry[], self: PDFRef, offset: number, trailer: PDFDict): Buffer {
+  const all = [...entries, { ref: self, offset }];
+  const rows: Buffer[] = [];
+  const index: number[] = [];
+  for (const run of runs(all)) {
+    index.push(run[0]?.ref.objectNumber ?? 0, run.length);
+    for (const entry of run) {
+      const row = Buffer.alloc(7);
+      row.writeUInt8(1, 0);
+      row.writeUInt32BE(entry.offset, 1);
+      row.writeUInt16BE(entry.ref.generationNumber, 5);
+      rows.push(row);
+    }
+  }
+  const data = deflateSync(Buffer.concat(rows));
+  trailer.set(PDFName.of('Type'), PDFName.of('XRef'));
+  trailer.set(PDFName.of('W'), trailer.context.obj([1, 4, 2]));
+  trailer.set(PDFName.of('Index'), trailer.context.obj(index));
+  trailer.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+  trailer.set(PDFName.of('Length'), PDFNumber.of(data.length));
+  return Buffer.concat([
+    Buffer.from(`${self.objectNumber} 0 obj\n${trailer.toString()}\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream\nendobj\n', 'latin1'),
+  ]);
+}
+
+// PDF 1.7's limit (ISO 32000-1, annex C), and about where poppler stops reading a table.
+const MAX_OBJECT_NUMBER = 8_388_607;
+
+/**
+ * Numbers for the update's new objects: after every number the chain lists or its /Size allows, unless
+ * that passes the limit (a file already using numbers near it); then the lowest numbers no section lists.
+ */
+function newNumbers(xref: XrefChain, taken: ReadonlySet<number>, count: number): number[] {
+  const after = xref.size;
+  if (after - 1 + count <= MAX_OBJECT_NUMBER)
+    return Array.from({ length: count }, (_, index) => after + index);
+  const free: number[] = [];
+  for (let num = 1; free.length < count; num += 1) {
+    if (!xref.entries.has(num) && !taken.has(num)) free.push(num);
+  }
+  return free;
+}
 
 /** What an edit adds besides pdf-lib's objects: one signature dictionary, as text with its placeholders. */
 export type RawSignature = { ref: PDFRef; text: string };
@@ -101,42 +188,64 @@ export type Edit = (doc: PDFDocument) => Promise<RawSignature | null>;
 
 export type Increment = { pdf: Buffer; signatureOffset: number | null; signatureText: string | null };
 
-/** Loads `base` with pdf-lib, lets `edit` change it, and appends what changed as one incremental update. */
-export async function appendIncrement(
-  base: Buffer,
-  load: (bytes: Buffer) => Promise<PDFDocument>,
-  edit: Edit,
-): Promise<Increment> {
-  const previous = previousSection(base);
-  const doc = await load(base);
+/**
+ * Loads `base`, lets `edit` change it, and appends what changed as one incremental update. A failure of
+ * the edit is a PresignError (the file's fault); the caller's own PresignErrors pass through.
+ */
+export async function appendIncrement(base: Buffer, edit: Edit): Promise<Increment> {
+  const { doc, chain: xref } = await loadPdf(base);
+  // What prepareForSigning hands over always reads through its chain: a rewrite, or a signed file
+  // whose structure loadPdf found sound.
+  if (xref === null || xref.shift !== 0)
+    throw new PresignError('The PDF is damaged: its structure cannot be followed.');
   const { context } = doc;
-  if (previous.size !== null && previous.size - 1 > context.largestObjectNumber) {
-    // Object and xref streams are not kept in pdf-lib's context; new objects must not reuse their numbers.
-    context.largestObjectNumber = previous.size - 1;
-  }
-  const before = new Map<string, { object: PDFObject; print: string }>();
-  for (const [ref, object] of context.enumerateIndirectObjects()) {
-    before.set(ref.tag, { object, print: fingerprint(object) });
-  }
-  const signature = await edit(doc);
-  await doc.flush();
-  const written = context
-    .enumerateIndirectObjects()
-    .filter(([ref, object]) => {
+  const listed = Math.max(xref.size - 1, context.largestObjectNumber);
+  context.largestObjectNumber = listed;
+  const before = snapshot(doc);
+
+  let changed: Array<[PDFRef, PDFObject]>;
+  let signature: RawSignature | null;
+  try {
+    signature = await edit(doc);
+    await doc.flush();
+    changed = context.enumerateIndirectObjects().filter(([ref, object]) => {
       if (signature !== null && ref === signature.ref) return false;
       const old = before.get(ref.tag);
       return old === undefined || old.object !== object || old.print !== fingerprint(object);
-    })
-    .map(([ref, object]) => ({ ref, bytes: serialise(ref, object) }));
-  const signatureBytes =
-    signature === null
-      ? null
-      : Buffer.from(
-          `${signature.ref.objectNumber} ${signature.ref.generationNumber} obj\n${signature.text}\nendobj\n`,
-          'latin1',
-        );
-  if (signature !== null && signatureBytes !== null)
-    written.push({ ref: signature.ref, bytes: signatureBytes });
+    });
+  } catch (error) {
+    if (error instanceof PresignError) throw error;
+    throw presign('The PDF cannot be changed', error);
+  }
+
+  // pdf-lib numbered the new objects after `listed`; they move to numbers the chain leaves free when
+  // that passes the limit.
+  const fresh = [...changed.map(([ref]) => ref), ...(signature === null ? [] : [signature.ref])].filter(
+    (ref) => ref.objectNumber > listed,
+  );
+  const numbers = newNumbers(
+    xref,
+    new Set(context.enumerateIndirectObjects().map(([ref]) => ref.objectNumber)),
+    fresh.length + (xref.lastKind === 'stream' ? 1 : 0),
+  );
+  const renumbered = new Map(fresh.map((ref, index) => [ref, PDFRef.of(numbers[index] ?? 0)]));
+  const renamed = (ref: PDFRef): PDFRef => renumbered.get(ref) ?? ref;
+  const done = new Set<PDFObject>();
+  for (const [, object] of changed) replaceRefs(object, renamed, done);
+  const written: WrittenObject[] = changed.map(([ref, object]) => ({
+    ref: renamed(ref),
+    bytes: serialise(renamed(ref), object),
+  }));
+  let signatureRef: PDFRef | null = null;
+  let signatureObject: Buffer | null = null;
+  if (signature !== null) {
+    signatureRef = renamed(signature.ref);
+    signatureObject = Buffer.from(
+      `${signatureRef.objectNumber} ${signatureRef.generationNumber} obj\n${signature.text}\nendobj\n`,
+      'latin1',
+    );
+    written.push({ ref: signatureRef, bytes: signatureObject });
+  }
 
   const parts: Buffer[] = [base];
   let offset = base.length;
@@ -144,33 +253,35 @@ export async function appendIncrement(
     parts.push(Buffer.from('\n'));
     offset += 1;
   }
-  const entries: { ref: PDFRef; offset: number }[] = [];
+  const entries: Entry[] = [];
   let signatureOffset: number | null = null;
   for (const object of written) {
     entries.push({ ref: object.ref, offset });
-    if (signature !== null && object.ref === signature.ref) signatureOffset = offset;
+    if (object.ref === signatureRef) signatureOffset = offset;
     parts.push(object.bytes);
     offset += object.bytes.length;
   }
+  const streamRef = xref.lastKind === 'stream' ? PDFRef.of(numbers.at(-1) ?? 0) : null;
+  const highest = Math.max(...entries.map((entry) => entry.ref.objectNumber), streamRef?.objectNumber ?? 0);
   const id = context.trailerInfo.ID;
   const firstId = id instanceof PDFArray ? id.get(0) : undefined;
   const trailer = context.obj({
-    Size: context.largestObjectNumber + 1,
+    Size: Math.max(xref.size, highest + 1),
     Root: context.trailerInfo.Root,
     Info: context.trailerInfo.Info,
     ID: [firstId ?? randomId(), randomId()],
-    Prev: previous.startxref,
+    Prev: xref.startxref,
   });
+  // The update's section is of the previous section's kind: a reader that follows streams may not follow
+  // a table after one.
   parts.push(
-    Buffer.from(
-      `${xrefSection(entries)}trailer\n${trailer.toString()}\nstartxref\n${offset}\n%%EOF\n`,
-      'latin1',
-    ),
+    streamRef === null ? xrefTable(entries, trailer) : xrefStream(entries, streamRef, offset, trailer),
+    Buffer.from(`startxref\n${offset}\n%%EOF\n`, 'latin1'),
   );
   return {
     pdf: Buffer.concat(parts),
     signatureOffset,
-    signatureText: signatureBytes?.toString('latin1') ?? null,
+    signatureText: signatureObject?.toString('latin1') ?? null,
   };
 }
 

@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
   PDFName,
   PDFNumber,
   PDFRawStream,
@@ -42,10 +41,6 @@ export type ValidationData = {
 
 /** The signatures' /Contents values validated by `data`, as the bytes of the PDF string (padding included). */
 export type DssEntry = { signatureContents: Uint8Array; data: ValidationData };
-
-function load(bytes: Buffer): Promise<PDFDocument> {
-  return PDFDocument.load(bytes, { updateMetadata: false });
-}
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -94,7 +89,7 @@ class StreamArray {
 
 /** Appends the validation data of `entries` to the document's DSS (made when missing). */
 export async function appendDss(pdf: Buffer, entries: readonly DssEntry[]): Promise<Buffer> {
-  const increment = await appendIncrement(pdf, load, async (doc) => {
+  const increment = await appendIncrement(pdf, async (doc) => {
     const { context, catalog } = doc;
     let dss = catalog.lookup(PDFName.of('DSS'));
     if (!(dss instanceof PDFDict)) {
@@ -139,7 +134,7 @@ export async function appendDss(pdf: Buffer, entries: readonly DssEntry[]): Prom
 /** The file with an empty document time-stamp after everything else, and the digest its token must cover. */
 export async function placeDocumentTimeStamp(pdf: Buffer): Promise<Placeholder> {
   const { byteRange, contents } = signatureValuePlaceholders(DOCUMENT_TIMESTAMP_BYTES);
-  const increment = await appendIncrement(pdf, load, async (doc) => {
+  const increment = await appendIncrement(pdf, async (doc) => {
     const { context } = doc;
     const signatureRef = context.nextRef();
     const page = doc.getPage(0);
