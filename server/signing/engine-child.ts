@@ -3,6 +3,7 @@
 // costs this process its time and memory but never blocks the API's event loop. It holds no key: the
 // parent signs the digest it answers, and sends back only bytes to place.
 import { appendDss, placeDocumentTimeStamp } from './ltv.ts';
+import { placeSignature, prepareForSigning } from './pades.ts';
 import type { EngineReply, EngineRequest } from './engine-protocol.ts';
 
 function describe(error: unknown): string {
@@ -13,6 +14,8 @@ const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
 
 async function run(request: EngineRequest): Promise<unknown> {
   switch (request.type) {
+    case 'place':
+      return placeSignature(await prepareForSigning(request.pdf), { ...request.request, pdf: request.pdf });
     case 'dss':
       return appendDss(asBuffer(request.pdf), request.entries);
     case 'document-timestamp':

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PdfSandboxLimits } from '../config.ts';
 import { PdfSandbox, SANDBOX_TSX_LOADER, SandboxFailure } from '../pdf/sandbox.ts';
-import type { EngineOutcome, EngineRequest } from './engine-protocol.ts';
+import type { EngineOutcome, EngineRequest, PlaceRequest } from './engine-protocol.ts';
 import type { Placeholder } from './increment.ts';
 import type { DssEntry } from './ltv.ts';
 import { PresignError } from './signer.ts';
@@ -45,13 +45,17 @@ export class SignEngine {
     return outcome.value as T;
   }
 
+  /** The file ready for its next signature (rewritten once before the first), stamped, with its value empty. */
+  async placeSignature(pdf: Uint8Array, request: PlaceRequest): Promise<Placeholder> {
+    return placeholderFrom(await this.#run<Placeholder>({ type: 'place', pdf, request }));
+  }
+
   async appendDss(pdf: Uint8Array, entries: DssEntry[]): Promise<Buffer> {
     return toBuffer(await this.#run<Uint8Array>({ type: 'dss', pdf, entries }));
   }
 
   async placeDocumentTimeStamp(pdf: Uint8Array): Promise<Placeholder> {
-    const placeholder = await this.#run<Placeholder>({ type: 'document-timestamp', pdf });
-    return { ...placeholder, pdf: toBuffer(placeholder.pdf), digest: toBuffer(placeholder.digest) };
+    return placeholderFrom(await this.#run<Placeholder>({ type: 'document-timestamp', pdf }));
   }
 
   stop(): void {
@@ -60,6 +64,13 @@ export class SignEngine {
 }
 
 const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+// Buffers cross the process boundary as plain Uint8Arrays.
+const placeholderFrom = (value: Placeholder): Placeholder => ({
+  ...value,
+  pdf: toBuffer(value.pdf),
+  digest: toBuffer(value.digest),
+});
 
 const engines = new Map<string, SignEngine>();
 
