@@ -1,19 +1,16 @@
-// The default signer: the local certificate authority (server/signing/local-signer.ts), created on the
-// first signature rather than at start-up, so a server or a test that never signs never generates keys.
-import type { Config } from '../config.ts';
+// The default signer: the deployment's PKI (server/signing/ca/) through the embedded engine
+// (server/signing/local-signer.ts). The PKI is loaded at start by server/start-checks.ts, or at the first
+// signature where nothing checked it (tests), so a test that never signs never makes keys.
+import type { DeploymentPki } from '../signing/ca/index.ts';
 import type { Signer } from '../signing/signer.ts';
 
-export function lazyLocalSigner(config: Pick<Config, 'dataDir'>, clock: () => Date): Signer {
-  let created: Promise<Signer> | null = null;
-  const signer = (): Promise<Signer> => {
-    created ??= import('../signing/local-signer.ts').then(({ createLocalSigner }) =>
-      createLocalSigner({ dataDir: config.dataDir, clock }),
-    );
-    // A failed creation (a data folder not writable yet) is tried again on the next signature.
-    created.catch(() => {
-      created = null;
-    });
-    return created;
+export function lazyLocalSigner(pki: () => Promise<DeploymentPki>, clock: () => Date): Signer {
+  let engine: Promise<typeof import('../signing/local-signer.ts')> | null = null;
+  return {
+    async sign(request) {
+      engine ??= import('../signing/local-signer.ts');
+      const { createLocalSigner } = await engine;
+      return createLocalSigner({ pki: await pki(), clock }).sign(request);
+    },
   };
-  return { sign: async (request) => (await signer()).sign(request) };
 }

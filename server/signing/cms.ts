@@ -4,8 +4,12 @@
 // pkcs7 cannot add signing-certificate-v2, so the DER is assembled here from raw parts (certificates are
 // embedded byte for byte, never re-encoded) and signed with Node's crypto.
 import { createHash, sign } from 'node:crypto';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
-import type { CertifiedKey } from './ca.ts';
+import type { CertifiedKey } from './pki/types.ts';
+
+// On the thread pool: an RSA signature must not hold the event loop.
+const signAsync = promisify(sign);
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',
@@ -112,21 +116,22 @@ const attribute = (type: string, value: Buffer): Buffer => seq(oid(type), tlv(TA
  * The DER of a detached SignedData over content whose SHA-256 is `contentDigest`, signed by `signer`
  * (RSA PKCS #1 v1.5 with SHA-256), carrying the signer's certificate and then `chain`.
  */
-export function buildCadesSignature(
+export async function buildCadesSignature(
   contentDigest: Buffer,
   signer: CertifiedKey,
-  chain: readonly Buffer[],
-): Buffer {
+  chain: readonly Uint8Array[],
+): Promise<Buffer> {
+  const certificateDer = Buffer.from(signer.certificate);
   const signedAttributes = setOf([
     attribute(OID.contentType, oid(OID.data)),
     attribute(OID.messageDigest, octets(contentDigest)),
-    attribute(OID.signingCertificateV2, signingCertificateV2(signer.certificateDer)),
+    attribute(OID.signingCertificateV2, signingCertificateV2(certificateDer)),
   ]);
   // The signature covers the attributes encoded as a SET; the SignerInfo carries the same bytes as [0].
-  const signature = sign('sha256', signedAttributes, signer.privateKey);
+  const signature = await signAsync('sha256', signedAttributes, signer.privateKey);
   const signedAttributesImplicit = Buffer.concat([Buffer.from([TAG.context0]), signedAttributes.subarray(1)]);
 
-  const { issuer, serial } = issuerAndSerial(signer.certificateDer);
+  const { issuer, serial } = issuerAndSerial(certificateDer);
   const signerInfo = seq(
     smallInteger(1),
     seq(issuer, serial),
@@ -139,7 +144,7 @@ export function buildCadesSignature(
     smallInteger(1),
     tlv(TAG.set, algorithm(OID.sha256, false)),
     seq(oid(OID.data)),
-    tlv(TAG.context0, signer.certificateDer, ...chain),
+    tlv(TAG.context0, certificateDer, ...chain.map((certificate) => Buffer.from(certificate))),
     tlv(TAG.set, signerInfo),
   );
   return seq(oid(OID.signedData), tlv(TAG.context0, signedData));

@@ -17,7 +17,7 @@ import {
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
-import type { CertifiedKey } from './ca.ts';
+import type { CertifiedKey } from './pki/types.ts';
 import { buildCadesSignature } from './cms.ts';
 import { PresignError, type SignatureRequest } from './signer.ts';
 import { placeStamp } from './stamp.ts';
@@ -227,7 +227,7 @@ export async function appendSignature(
   prepared: Buffer,
   request: SignatureRequest,
   signer: CertifiedKey,
-  chain: readonly Buffer[],
+  chain: readonly Uint8Array[],
 ): Promise<Buffer> {
   const previous = previousSection(prepared);
   const doc = await loadPdf(prepared);
@@ -328,7 +328,7 @@ export async function appendSignature(
     .update(output.subarray(0, contentsStart))
     .update(output.subarray(contentsEnd))
     .digest();
-  const cms = buildCadesSignature(digest, signer, chain);
+  const cms = await buildCadesSignature(digest, signer, chain);
   if (cms.length > SIGNATURE_CONTENTS_BYTES) {
     throw new Error(`The signature (${cms.length} bytes) does not fit its placeholder.`);
   }

@@ -17,21 +17,27 @@ import {
   signatureWidgetCount,
   type PdfsigSignature,
 } from './pdf-signatures.ts';
+import { certificatePem, openStandalonePki, type StandalonePki } from './pki-support.ts';
 
 const run = promisify(execFile);
 
 let workDir: string;
-let dataDir: string;
+let pki: StandalonePki;
+// The deployment's root, which openssl trusts.
+let caFile: string;
 let signer: Signer;
 let fileCounter = 0;
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-signing-'));
-  dataDir = path.join(workDir, 'data');
-  signer = await createLocalSigner({ dataDir });
+  pki = await openStandalonePki(path.join(workDir, 'data'));
+  caFile = path.join(workDir, 'ca.pem');
+  await writeFile(caFile, certificatePem(pki.pki.ca.certificate));
+  signer = createLocalSigner({ pki: pki.pki });
 });
 
 afterAll(async () => {
+  await pki.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -87,7 +93,6 @@ function embeddedSignatures(pdf: Uint8Array): EmbeddedSignature[] {
 async function opensslVerify(signature: EmbeddedSignature): Promise<boolean> {
   const der = await tempFile('cms.der', signature.der);
   const content = await tempFile('content.bin', signature.signedBytes);
-  const caFile = path.join(dataDir, 'ca', 'ca-cert.pem');
   try {
     const files = [
       '-in',
