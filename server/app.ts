@@ -43,6 +43,7 @@ import { createStore } from './storage/create-store.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import { registerLocalStorageRoutes } from './storage/routes.ts';
 import { lazyLocalSigner } from './documents/signing-signer.ts';
+import { lazyDeploymentPki } from './signing/ca/index.ts';
 import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
 
@@ -132,7 +133,8 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       ownedDb = db;
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
-    const signer = overrides.signer ?? lazyLocalSigner(config, clock);
+    const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
+    const signer = overrides.signer ?? lazyLocalSigner(pki, config, clock);
     const metrics = createMetrics({ db, clock, log: app.log });
     const deps: AppDeps = {
       db,
@@ -141,6 +143,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       clock,
       log: app.log,
       signer,
+      pki,
       metrics,
       readiness: { isDraining: false },
     };

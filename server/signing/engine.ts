@@ -72,15 +72,18 @@ const placeholderFrom = (value: Placeholder): Placeholder => ({
   digest: toBuffer(value.digest),
 });
 
-const engines = new Map<string, SignEngine>();
+// pdf-lib holds a whole file and its objects in memory: a 50 MB upload with many objects needs several
+// times its size. The uploads were inspected at upload under the sandbox's own cap already.
+const SIGN_ENGINE_LIMITS: PdfSandboxLimits = {
+  memoryMb: 1024,
+  pageTimeoutMs: STEP_TIMEOUT_MS,
+  maxStreamBytes: 0,
+};
 
-/** One engine per set of limits, shared by the apps of one process (tests build many). */
-export function signEngine(limits: PdfSandboxLimits): SignEngine {
-  const key = JSON.stringify(limits);
-  let engine = engines.get(key);
-  if (engine === undefined) {
-    engine = new SignEngine(limits);
-    engines.set(key, engine);
-  }
-  return engine;
+let shared: SignEngine | null = null;
+
+/** The process's sign engine, shared by the apps of one process (tests build many). */
+export function signEngine(): SignEngine {
+  shared ??= new SignEngine(SIGN_ENGINE_LIMITS);
+  return shared;
 }

@@ -4,12 +4,9 @@
 import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { writePageTreeTypes } from '../pdf/page-tree.ts';
 import { compactObjects } from '../pdf/renumber.ts';
-import type { CertifiedKey } from './ca.ts';
-import { buildCadesSignature } from './cms.ts';
 import {
   acroFormFields,
   appendIncrement,
-  fillPlaceholder,
   freeFieldName,
   loadPdf,
   placeholderOf,
@@ -99,15 +96,4 @@ export async function placeSignature(prepared: Buffer, request: SignatureRequest
     return { ref: signatureRef, text: signatureDictionary(request) };
   });
   return placeholderOf(increment, SIGNATURE_CONTENTS_BYTES);
-}
-
-/** Appends one signature to `prepared`: placeSignature, then the CMS over its digest. */
-export async function appendSignature(
-  prepared: Buffer,
-  request: SignatureRequest,
-  signer: CertifiedKey,
-  chain: readonly Buffer[],
-): Promise<Buffer> {
-  const placeholder = await placeSignature(prepared, request);
-  return fillPlaceholder(placeholder, buildCadesSignature(placeholder.digest, signer, chain));
 }

@@ -30,6 +30,9 @@ export type SignatureRequest = {
   // How many signatures this document already carries from this flow (0 for the first): decides
   // where on a shared signature page this one's box goes.
   signatureIndex: number;
+  // This signature ends the flow (or is the owner's own): a document time-stamp over the whole file
+  // follows it (PAdES B-LTA).
+  completesFlow?: boolean;
 };
 
 export type SignatureResult = {

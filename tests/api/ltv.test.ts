@@ -3,7 +3,7 @@
 // covering the whole file), `openssl ts -verify` (the token in the file is over exactly the bytes it
 // should cover), and pdf-lib for the DSS's structure. The time-stamp token comes from OpenSSL's own TSA.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signEngine } from '../../server/signing/engine.ts';
 import { fillPlaceholder } from '../../server/signing/increment.ts';
 import { createLocalSigner } from '../../server/signing/local-signer.ts';
+import { readCadesSignature } from '../../server/signing/pki/cms.ts';
 import { makePdf } from '../fixtures/pdfs.ts';
+import { openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
 import { parsePdfsigReport } from './pdf-signatures.ts';
 
 const run = promisify(execFile);
@@ -21,6 +23,7 @@ const LIMITS = { memoryMb: 512, pageTimeoutMs: 30_000, maxStreamBytes: 100 * 102
 
 let dir: string;
 let signed: Buffer;
+let pki: StandalonePki;
 
 const TSA_CONFIG = `
 [ tsa ]
@@ -96,7 +99,8 @@ beforeAll(async () => {
     '-extensions',
     'v3_tsa',
   ]);
-  const signer = await createLocalSigner({ dataDir: path.join(dir, 'data') });
+  pki = await openStandalonePki(path.join(dir, 'data'));
+  const signer = createLocalSigner({ pki: pki.pki });
   const result = await signer.sign({
     pdf: await makePdf({ pages: 2 }),
     signer: { userId: 'user-ada', fullName: 'Ada Lovelace', email: 'ada@paraph.test' },
@@ -111,7 +115,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  signEngine(LIMITS).stop();
+  signEngine().stop();
+  await pki.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -151,7 +156,7 @@ describe('the DSS', () => {
       (await readFile(path.join(dir, 'tsa.pem'), 'utf8')).replace(/-----[^-]+-----|\s/g, ''),
       'base64',
     );
-    const engine = signEngine(LIMITS);
+    const engine = signEngine();
     const signature = contentsOf(signed);
     const once = await engine.appendDss(signed, [
       {
@@ -169,8 +174,10 @@ describe('the DSS', () => {
     const dss = doc.catalog.lookup(PDFName.of('DSS'));
     expect(dss).toBeInstanceOf(PDFDict);
     const store = dss as PDFDict;
-    expect(streamsOf(doc, store.lookup(PDFName.of('Certs')))).toEqual([root, tsa]);
-    expect(store.lookup(PDFName.of('OCSPs'))).toBeUndefined();
+    // The signer's own DSS came first; the test's root and TSA certificates were added once each.
+    const certs = streamsOf(doc, store.lookup(PDFName.of('Certs')));
+    expect(certs.slice(-2)).toEqual([root, tsa]);
+    expect(new Set(certs.map((der) => der.toString('hex'))).size).toBe(certs.length);
     const vri = store.lookup(PDFName.of('VRI'));
     expect(vri).toBeInstanceOf(PDFDict);
     const key = createHash('sha1').update(signature).digest('hex').toUpperCase();
@@ -185,7 +192,7 @@ describe('the DSS', () => {
 
 describe('the document time-stamp', () => {
   it('covers every byte but its own value, and verifies with OpenSSL and pdfsig', async () => {
-    const engine = signEngine(LIMITS);
+    const engine = signEngine();
     const placeholder = await engine.placeDocumentTimeStamp(signed);
     const digest = placeholder.digest.toString('hex');
     await openssl(['ts', '-query', '-digest', digest, '-sha256', '-cert', '-no_nonce', '-out', 'q.tsq']);
@@ -235,8 +242,115 @@ describe('the document time-stamp', () => {
     const report = await pdfsig(pdf);
     // Poppler lists a document time-stamp (it does not check RFC 3161 tokens: OpenSSL did, above) and finds
     // it covering the whole file, the earlier signature still valid.
-    expect(report).toMatch(/Signature #2:\s+- Signature Field Name: DocumentTimeStamp\d[\s\S]*Total document signed/);
+    expect(report).toMatch(
+      /Signature #2:\s+- Signature Field Name: DocumentTimeStamp\d[\s\S]*Total document signed/,
+    );
     expect(parsePdfsigReport(report)[0]).toMatchObject({ isValid: true, commonName: 'Ada Lovelace' });
     expect(/\/Type \/DocTimeStamp/.test(text)).toBe(true);
   });
 });
+
+describe("a flow's last signature (PAdES B-LTA)", () => {
+  it('carries a time-stamped signature, the DSS with verifiable OCSP answers, and a document time-stamp over all', async () => {
+    const signer = createLocalSigner({ pki: pki.pki });
+    const result = await signer.sign({
+      pdf: signed,
+      signer: { userId: 'user-bob', fullName: 'Bob Martin', email: 'bob@paraph.test' },
+      smartCardType: 'personal_level3',
+      location: 'Ghent',
+      reason: '',
+      signedAt: new Date('2026-03-05T10:20:30Z'),
+      placement: { kind: 'page', signPageNumber: 0 },
+      signatureIndex: 1,
+      completesFlow: true,
+    });
+    const pdf = Buffer.from(result.pdf);
+    const caFile = path.join(dir, 'deployment-ca.pem');
+    await writeFile(caFile, new X509Certificate(pki.pki.ca.certificate).toString());
+
+    // pdfsig: both signatures valid; the document time-stamp last, covering the whole file.
+    const report = await pdfsig(pdf);
+    expect(
+      parsePdfsigReport(report)
+        .slice(0, 2)
+        .map((entry) => entry.isValid),
+    ).toEqual([true, true]);
+    expect(report).toMatch(
+      /Signature #3:\s+- Signature Field Name: DocumentTimeStamp\d[\s\S]*Total document signed/,
+    );
+
+    // Each signature's time-stamp token is over its signature value, and OpenSSL trusts it to the deployment's CA.
+    const values = [...pdf.toString('latin1').matchAll(/\/Contents <([0-9A-F]+)>/g)].map((match) =>
+      Buffer.from(match[1] ?? '', 'hex'),
+    );
+    expect(values).toHaveLength(3);
+    for (const value of values.slice(0, 2)) {
+      const cms = readCadesSignature(trimDer(value));
+      expect(cms.timeStampToken).toBeDefined();
+      await writeFile(path.join(dir, 'sig-token.der'), cms.timeStampToken ?? new Uint8Array());
+      const imprint = createHash('sha256').update(cms.signatureValue).digest('hex');
+      expect(
+        await openssl([
+          'ts',
+          '-verify',
+          '-digest',
+          imprint,
+          '-in',
+          'sig-token.der',
+          '-token_in',
+          '-CAfile',
+          caFile,
+        ]),
+      ).toContain('Verification: OK');
+    }
+    // The document time-stamp's token is over every byte but its own value.
+    const ranges = [...pdf.toString('latin1').matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/g)].at(-1);
+    const [a, b, c, d] = (ranges?.slice(1) ?? []).map(Number) as [number, number, number, number];
+    expect(c + d).toBe(pdf.length);
+    const covered = createHash('sha256')
+      .update(pdf.subarray(a, b))
+      .update(pdf.subarray(c, c + d))
+      .digest('hex');
+    await writeFile(path.join(dir, 'doc-token.der'), trimDer(values[2] ?? Buffer.alloc(0)));
+    expect(
+      await openssl([
+        'ts',
+        '-verify',
+        '-digest',
+        covered,
+        '-in',
+        'doc-token.der',
+        '-token_in',
+        '-CAfile',
+        caFile,
+      ]),
+    ).toContain('Verification: OK');
+
+    // The DSS: the chain's certificates and one OCSP answer per certificate the CA issued (both signers'
+    // and the TSA's), each signed by the deployment's responder and saying "good".
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    const dss = doc.catalog.lookup(PDFName.of('DSS'));
+    expect(dss).toBeInstanceOf(PDFDict);
+    const certs = streamsOf(doc, (dss as PDFDict).lookup(PDFName.of('Certs')));
+    expect(certs.some((der) => der.equals(Buffer.from(pki.pki.ca.certificate)))).toBe(true);
+    const ocsps = streamsOf(doc, (dss as PDFDict).lookup(PDFName.of('OCSPs')));
+    // Ada's and the TSA's from her signature, Bob's and the TSA's again (a later answer) from his.
+    expect(ocsps).toHaveLength(4);
+    for (const [index, der] of ocsps.entries()) {
+      const file = path.join(dir, `ocsp-${index}.der`);
+      await writeFile(file, der);
+      const text = await openssl(['ocsp', '-respin', file, '-CAfile', caFile, '-resp_text']);
+      expect(text).toContain('Response verify OK');
+      expect(text).toContain('Cert Status: good');
+    }
+  }, 60_000);
+});
+
+// A /Contents value is the DER followed by zero padding.
+function trimDer(value: Buffer): Buffer {
+  const second = value[1] ?? 0;
+  const lengthBytes = second & 0x80 ? second & 0x7f : 0;
+  let length = second & 0x80 ? 0 : second;
+  for (let index = 0; index < lengthBytes; index += 1) length = length * 256 + (value[2 + index] ?? 0);
+  return value.subarray(0, 2 + lengthBytes + length);
+}

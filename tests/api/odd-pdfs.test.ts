@@ -15,6 +15,7 @@ import { inspectPdfBytes } from '../../server/pdf/inspect-bytes.ts';
 import { loadPdf } from '../../server/pdf/load.ts';
 import { createLocalSigner } from '../../server/signing/local-signer.ts';
 import { PresignError, type SignatureRequest, type Signer } from '../../server/signing/signer.ts';
+import { openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
 import {
   brokenXrefPdf,
   classicPdf,
@@ -49,14 +50,17 @@ const run = promisify(execFile);
 
 let workDir: string;
 let signer: Signer;
+let pki: StandalonePki;
 let fileCounter = 0;
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-odd-'));
-  signer = await createLocalSigner({ dataDir: path.join(workDir, 'data') });
+  pki = await openStandalonePki(path.join(workDir, 'data'));
+  signer = createLocalSigner({ pki: pki.pki });
 });
 
 afterAll(async () => {
+  await pki.close();
   await disposeElsewhereSigner();
   await rm(workDir, { recursive: true, force: true });
 });

@@ -17,21 +17,27 @@ import {
   signatureWidgetCount,
   type PdfsigSignature,
 } from './pdf-signatures.ts';
+import { certificatePem, openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
 
 const run = promisify(execFile);
 
 let workDir: string;
-let dataDir: string;
+let pki: StandalonePki;
+// The deployment's root, which openssl trusts.
+let caFile: string;
 let signer: Signer;
 let fileCounter = 0;
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-signing-'));
-  dataDir = path.join(workDir, 'data');
-  signer = await createLocalSigner({ dataDir });
+  pki = await openStandalonePki(path.join(workDir, 'data'));
+  caFile = path.join(workDir, 'ca.pem');
+  await writeFile(caFile, certificatePem(pki.pki.ca.certificate));
+  signer = createLocalSigner({ pki: pki.pki });
 });
 
 afterAll(async () => {
+  await pki.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -87,7 +93,6 @@ function embeddedSignatures(pdf: Uint8Array): EmbeddedSignature[] {
 async function opensslVerify(signature: EmbeddedSignature): Promise<boolean> {
   const der = await tempFile('cms.der', signature.der);
   const content = await tempFile('content.bin', signature.signedBytes);
-  const caFile = path.join(dataDir, 'ca', 'ca-cert.pem');
   try {
     const files = [
       '-in',
@@ -166,12 +171,28 @@ function inkInBox(raster: Raster, left: number, top: number): { ink: number; blu
   return { ink, blue };
 }
 
+// What follows the last signature's byte range: one incremental update holding the DSS and nothing that
+// changes what a reader shows (no page, no annotation, no further signature).
+function onlyDssAfterLastSignature(pdf: Uint8Array): boolean {
+  const text = Buffer.from(pdf).toString('latin1');
+  const range = [...text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/g)].at(-1);
+  if (range === undefined) return false;
+  const tail = text.slice(Number(range[3]) + Number(range[4]));
+  return (
+    tail.includes('/Type /DSS') &&
+    !/\/Type \/Page\b|\/Subtype \/Widget|\/ByteRange/.test(tail) &&
+    (tail.match(/%%EOF/g) ?? []).length === 1
+  );
+}
+
 describe('one signer, inline', () => {
   it('signs a valid, whole-document PAdES signature that openssl verifies against the local CA', async () => {
     const original = await makePdf({ pages: 2 });
     const result = await signer.sign(request(original));
 
-    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: true, commonName: 'Ada Lovelace' }]);
+    // B-LT: only the signature's validation data (the DSS) follows it.
+    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: false, commonName: 'Ada Lovelace' }]);
+    expect(onlyDssAfterLastSignature(result.pdf)).toBe(true);
     expect(await pageCount(result.pdf)).toBe(2);
     const [signature] = embeddedSignatures(result.pdf);
     expect(signature).toBeDefined();
@@ -227,8 +248,9 @@ describe('two signers in sequence', () => {
     expect(second.sha256Before).toBe(first.sha256After);
     expect(await pdfsig(second.pdf)).toEqual([
       { isValid: true, isTotal: false, commonName: 'Ada Lovelace' },
-      { isValid: true, isTotal: true, commonName: 'Bob Martin' },
+      { isValid: true, isTotal: false, commonName: 'Bob Martin' },
     ]);
+    expect(onlyDssAfterLastSignature(second.pdf)).toBe(true);
     const signatures = embeddedSignatures(second.pdf);
     expect(signatures).toHaveLength(2);
     for (const signature of signatures) expect(await opensslVerify(signature)).toBe(true);
@@ -257,7 +279,7 @@ describe('signature page', () => {
       expect(signatureWidgetCount(doc, index)).toBe(2);
       const checks = await pdfsig(second.pdf);
       expect(checks.map((check) => check.isValid)).toEqual([true, true]);
-      expect(checks.at(-1)?.isTotal).toBe(true);
+      expect(onlyDssAfterLastSignature(second.pdf)).toBe(true);
       const raster = await renderPage(second.pdf, index + 1);
       // Two boxes side by side in the grid's first row.
       expect(inkInBox(raster, 0.19, 0.14).ink).toBeGreaterThan(200);
@@ -284,7 +306,8 @@ describe('signature page', () => {
     const checks = await pdfsig(pdf);
     expect(checks).toHaveLength(11);
     expect(checks.every((check) => check.isValid)).toBe(true);
-    expect(checks.map((check) => check.isTotal)).toEqual([...Array<boolean>(10).fill(false), true]);
+    expect(checks.map((check) => check.isTotal)).toEqual(Array<boolean>(11).fill(false));
+    expect(onlyDssAfterLastSignature(pdf)).toBe(true);
   });
 });
 
@@ -297,7 +320,7 @@ describe('text and pages the engine must survive', () => {
         location: 'Kraków — Łódź',
       }),
     );
-    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: true, commonName: fullName }]);
+    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: false, commonName: fullName }]);
   });
 
   it('places the stamp on a page shown turned by /Rotate 90 where the reader sees the placement', async () => {

@@ -22,19 +22,23 @@ import { createLocalSigner } from '../../server/signing/local-signer.ts';
 import type { SignatureRequest, Signer } from '../../server/signing/signer.ts';
 import { STAMP_MIN_TEXT_SIZE } from '../../server/signing/stamp.ts';
 import { makePdf } from '../fixtures/pdfs.ts';
+import { openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
 
 const run = promisify(execFile);
 
 let workDir: string;
+let pki: StandalonePki;
 let signer: Signer;
 let fileCounter = 0;
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-stamp-'));
-  signer = await createLocalSigner({ dataDir: path.join(workDir, 'data') });
+  pki = await openStandalonePki(path.join(workDir, 'data'));
+  signer = createLocalSigner({ pki: pki.pki });
 });
 
 afterAll(async () => {
+  await pki.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
