@@ -19,7 +19,6 @@ import { openStandalonePki, type StandalonePki } from './deployment-pki-support.
 import { parsePdfsigReport } from './pdf-signatures.ts';
 
 const run = promisify(execFile);
-const LIMITS = { memoryMb: 512, pageTimeoutMs: 30_000, maxStreamBytes: 100 * 1024 * 1024 };
 
 let dir: string;
 let signed: Buffer;
