@@ -16,6 +16,7 @@ import type { DocumentRow, DocumentVersionRow, DocumentVersionState, Participant
 import { queueRenderPages } from '../images/worker.ts';
 import { PresignError, type SignaturePlacement } from '../signing/signer.ts';
 import type { SmartCardType } from '../signing/smart-card-type.ts';
+import { toStampLocale, type StampLocale } from '../signing/stamp-text.ts';
 import { canApply } from '../../machines/document-lifecycle.ts';
 import { baseDb, isPostgres, type ActionDb } from './access.ts';
 import type { ActionMeta } from './actions.ts';
@@ -171,6 +172,8 @@ type Begun = {
   signatureIndex: number;
   signer: { userId: string; fullName: string; email: string };
   smartCardType: SmartCardType;
+  // The signer's profile language, which the stamp is written in.
+  locale: StampLocale;
 };
 
 type Step1 = Begun | { kind: 'answered'; outcome: ConfirmOutcome } | { kind: 'busy' };
@@ -190,7 +193,7 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
 
     const user = await db
       .selectFrom('users')
-      .select(['id', 'email', 'full_name'])
+      .select(['id', 'email', 'full_name', 'locale'])
       .where('id', '=', input.userId)
       .executeTakeFirstOrThrow();
     const { flow, participants } = await flowOf(db, row.id);
@@ -261,6 +264,7 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
       signatureIndex: Number(onSignaturePage?.n ?? 0),
       signer: { userId: user.id, fullName: user.full_name, email: user.email },
       smartCardType: version.smart_card_type as SmartCardType,
+      locale: toStampLocale(user.locale),
     };
   });
 }
@@ -284,6 +288,7 @@ async function sign(deps: AppDeps, begun: Begun, now: Date): Promise<Signed> {
     pdf,
     signer: begun.signer,
     smartCardType: begun.smartCardType,
+    locale: begun.locale,
     location: begun.version.location,
     reason: begun.version.reason,
     signedAt: now,

@@ -55,6 +55,7 @@ describe('the certificate authority', () => {
       pdf: await makePdf(),
       signer: { userId: 'user-1', fullName: 'Ada Lovelace', email: 'ada@paraph.test' },
       smartCardType: 'default',
+      locale: 'en',
       location: 'Brussels',
       reason: '',
       signedAt: new Date(),
