@@ -31,6 +31,7 @@ function request(pdf: Uint8Array, userId: string, signatureIndex: number): Signa
     pdf,
     signer: { userId, fullName: `Bench Signer ${userId}`, email: `${userId}@paraph.test` },
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'Benchmark',
     signedAt: new Date(),

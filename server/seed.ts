@@ -23,8 +23,11 @@ import { SIGNED_ACTION } from './documents/signing-limits.ts';
 import { flowPlacement } from './documents/signing-placement.ts';
 import { VERSION_TTL_MS } from './documents/signing-versions.ts';
 import type { SmartCardType } from './signing/smart-card-type.ts';
+import type { StampLocale } from './signing/stamp-text.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
+// Every demo account's profile language, and so the language of their stamps.
+const DEMO_LOCALE: StampLocale = 'en';
 
 export const DEMO_ACCOUNTS = [
   { key: 'ada', email: 'ada@paraph.test', fullName: 'Ada Lovelace', initials: 'AL', countryCode: 'uk' },
@@ -270,6 +273,7 @@ async function signDemoDocument(
       pdf,
       signer: signerOf(who),
       smartCardType: signature.smartCardType,
+      locale: DEMO_LOCALE,
       location: signature.location,
       reason: signature.reason,
       signedAt,
@@ -410,7 +414,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           full_name: account.fullName,
           initials: account.initials,
           password_hash: passwordHash,
-          locale: 'en',
+          locale: DEMO_LOCALE,
           country_code: account.countryCode,
           location: '',
           welcome_screen_watched: 0,

@@ -3,6 +3,7 @@
 // certificate authority with pdf-lib stamps and a PAdES signature; an HSM or a trust service provider
 // would implement the same type.
 import type { SmartCardType } from './smart-card-type.ts';
+import type { StampLocale } from './stamp-text.ts';
 
 /** Where the visible signature goes. */
 export type SignaturePlacement =
@@ -23,6 +24,8 @@ export type SignatureRequest = {
   pdf: Uint8Array;
   signer: SignerIdentity;
   smartCardType: SmartCardType;
+  /** The signer's profile language: the stamp's labels, date and level are written in it. */
+  locale: StampLocale;
   location: string;
   reason: string;
   signedAt: Date;

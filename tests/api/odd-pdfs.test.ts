@@ -106,6 +106,7 @@ function request(pdf: Uint8Array, overrides: Partial<SignatureRequest> = {}): Si
     pdf,
     signer: ADA,
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'I approve this document',
     signedAt: new Date('2025-03-04T10:20:30Z'),

@@ -356,6 +356,7 @@ describe('a CA given as files', () => {
         pdf: await makePdf(),
         signer: { userId: 'u-files', fullName: 'Files Person', email: 'f@paraph.test' },
         smartCardType: 'default',
+        locale: 'en',
         location: 'Ghent',
         reason: '',
         signedAt: new Date(),

@@ -173,6 +173,7 @@ describe("the data folder's CA, moved into the database", () => {
         pdf: before,
         signer: subject,
         smartCardType: 'default',
+        locale: 'en',
         location: 'Ghent',
         reason: '',
         signedAt: new Date(),

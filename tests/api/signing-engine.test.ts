@@ -49,6 +49,7 @@ function request(pdf: Uint8Array, overrides: Partial<SignatureRequest> = {}): Si
     pdf,
     signer: ADA,
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'I approve this contract',
     signedAt: new Date('2025-03-04T10:20:30Z'),
@@ -312,7 +313,7 @@ describe('signature page', () => {
 });
 
 describe('text and pages the engine must survive', () => {
-  it('signs for a name outside WinAnsi: the stamp shows ? for what Helvetica lacks, the certificate keeps it all', async () => {
+  it('signs for a name outside WinAnsi: the certificate keeps it all (the stamp: signing-stamp-scripts)', async () => {
     const fullName = 'Zoë Łukasz 李小龍';
     const result = await signer.sign(
       request(await makePdf(), {
