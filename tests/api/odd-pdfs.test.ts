@@ -44,7 +44,11 @@ import {
   wrongParentPdf,
   xrefStreamPdf,
 } from '../fixtures/odd-pdfs.ts';
-import { parsePdfsigReport, type PdfsigSignature } from './pdf-signatures.ts';
+import {
+  onlyValidationDataAfterLastSignature,
+  parsePdfsigReport,
+  type PdfsigSignature,
+} from './pdf-signatures.ts';
 
 const run = promisify(execFile);
 
@@ -226,10 +230,8 @@ describe('every odd but valid PDF signs', () => {
       ] as const) {
         const signatures = await pdfsig(pdf);
         expect(signatures.map((signature) => signature.isValid)).toEqual(Array<boolean>(count).fill(true));
-        expect(signatures.map((signature) => signature.isTotal)).toEqual([
-          ...Array<boolean>(count - 1).fill(false),
-          true,
-        ]);
+        // After the last signature comes only its validation data (the DSS), never content.
+        expect(onlyValidationDataAfterLastSignature(pdf)).toBe(true);
         const check = await qpdfCheck(pdf);
         expect(check.output).not.toContain('WARNING');
         expect(check.code).toBe(0);
@@ -344,6 +346,6 @@ describe('how a file is read', () => {
     // The catalog and page 1 change; every other object is new, at a number nothing used.
     const used = [20, 21, ...Object.values(hugeNumbers(AT_LIMIT))];
     const reused = numbers.filter((num) => used.includes(num));
-    expect(reused.sort((a, b) => a - b)).toEqual([1, 3]);
+    expect([...new Set(reused)].sort((a, b) => a - b)).toEqual([1, 3]);
   });
 });

@@ -12,6 +12,7 @@ import { createLocalSigner } from '../../server/signing/local-signer.ts';
 import { PresignError, type SignatureRequest, type Signer } from '../../server/signing/signer.ts';
 import { makeDamagedPdf, makeEncryptedPdf, makePdf } from '../fixtures/pdfs.ts';
 import {
+  onlyValidationDataAfterLastSignature,
   parsePdfsigReport,
   signaturePageIndexes,
   signatureWidgetCount,
@@ -172,20 +173,6 @@ function inkInBox(raster: Raster, left: number, top: number): { ink: number; blu
   return { ink, blue };
 }
 
-// What follows the last signature's byte range: one incremental update holding the DSS and nothing that
-// changes what a reader shows (no page, no annotation, no further signature).
-function onlyDssAfterLastSignature(pdf: Uint8Array): boolean {
-  const text = Buffer.from(pdf).toString('latin1');
-  const range = [...text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/g)].at(-1);
-  if (range === undefined) return false;
-  const tail = text.slice(Number(range[3]) + Number(range[4]));
-  return (
-    tail.includes('/Type /DSS') &&
-    !/\/Type \/Page\b|\/Subtype \/Widget|\/ByteRange/.test(tail) &&
-    (tail.match(/%%EOF/g) ?? []).length === 1
-  );
-}
-
 describe('one signer, inline', () => {
   it('signs a valid, whole-document PAdES signature that openssl verifies against the local CA', async () => {
     const original = await makePdf({ pages: 2 });
@@ -193,7 +180,7 @@ describe('one signer, inline', () => {
 
     // B-LT: only the signature's validation data (the DSS) follows it.
     expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: false, commonName: 'Ada Lovelace' }]);
-    expect(onlyDssAfterLastSignature(result.pdf)).toBe(true);
+    expect(onlyValidationDataAfterLastSignature(result.pdf)).toBe(true);
     expect(await pageCount(result.pdf)).toBe(2);
     const [signature] = embeddedSignatures(result.pdf);
     expect(signature).toBeDefined();
@@ -251,7 +238,7 @@ describe('two signers in sequence', () => {
       { isValid: true, isTotal: false, commonName: 'Ada Lovelace' },
       { isValid: true, isTotal: false, commonName: 'Bob Martin' },
     ]);
-    expect(onlyDssAfterLastSignature(second.pdf)).toBe(true);
+    expect(onlyValidationDataAfterLastSignature(second.pdf)).toBe(true);
     const signatures = embeddedSignatures(second.pdf);
     expect(signatures).toHaveLength(2);
     for (const signature of signatures) expect(await opensslVerify(signature)).toBe(true);
@@ -280,7 +267,7 @@ describe('signature page', () => {
       expect(signatureWidgetCount(doc, index)).toBe(2);
       const checks = await pdfsig(second.pdf);
       expect(checks.map((check) => check.isValid)).toEqual([true, true]);
-      expect(onlyDssAfterLastSignature(second.pdf)).toBe(true);
+      expect(onlyValidationDataAfterLastSignature(second.pdf)).toBe(true);
       const raster = await renderPage(second.pdf, index + 1);
       // Two boxes side by side in the grid's first row.
       expect(inkInBox(raster, 0.19, 0.14).ink).toBeGreaterThan(200);
@@ -308,7 +295,7 @@ describe('signature page', () => {
     expect(checks).toHaveLength(11);
     expect(checks.every((check) => check.isValid)).toBe(true);
     expect(checks.map((check) => check.isTotal)).toEqual(Array<boolean>(11).fill(false));
-    expect(onlyDssAfterLastSignature(pdf)).toBe(true);
+    expect(onlyValidationDataAfterLastSignature(pdf)).toBe(true);
   });
 });
 
