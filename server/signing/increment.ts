@@ -345,3 +345,42 @@ export function freeFieldName(fields: PDFArray, prefix: string): string {
   while (taken.has(`${prefix}${number}`)) number += 1;
   return `${prefix}${number}`;
 }
+
+// Print + Locked: the widget is printed, and nobody moves or deletes it in a reader.
+const SIGNATURE_WIDGET_FLAGS = 4 + 128;
+
+/**
+ * A signature field (`<prefix><n>`) whose value will be `signatureRef`, as one widget on `page` at `rect`
+ * with `appearance` (none for an invisible one), added to the form and the page's annotations.
+ */
+export function addSignatureField(
+  doc: PDFDocument,
+  field: {
+    prefix: string;
+    signatureRef: PDFRef;
+    page: { ref: PDFRef; node: PDFDict };
+    rect: number[];
+    appearance?: PDFRef | PDFDict;
+  },
+): void {
+  const { context } = doc;
+  const { acroForm, fields } = acroFormFields(doc);
+  const widgetRef = context.register(
+    context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      T: PDFString.of(freeFieldName(fields, field.prefix)),
+      V: field.signatureRef,
+      Rect: field.rect,
+      F: SIGNATURE_WIDGET_FLAGS,
+      P: field.page.ref,
+      ...(field.appearance === undefined ? {} : { AP: { N: field.appearance } }),
+    }),
+  );
+  fields.push(widgetRef);
+  acroForm.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+  const annots = field.page.node.lookup(PDFName.of('Annots'));
+  if (annots instanceof PDFArray) annots.push(widgetRef);
+  else field.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
+}

@@ -12,17 +12,14 @@ import {
   PDFArray,
   PDFDict,
   PDFName,
-  PDFNumber,
   PDFRawStream,
   PDFRef,
-  PDFString,
   decodePDFRawStream,
   type PDFContext,
 } from 'pdf-lib';
 import {
-  acroFormFields,
+  addSignatureField,
   appendIncrement,
-  freeFieldName,
   placeholderOf,
   signatureValuePlaceholders,
   type Placeholder,
@@ -30,8 +27,6 @@ import {
 
 /** Room for a document time-stamp token: the TSA's certificate and chain make most of it. */
 export const DOCUMENT_TIMESTAMP_BYTES = 16_384;
-// Print + Locked, with a zero-size rectangle: an invisible signature nobody can delete in a reader.
-const INVISIBLE_WIDGET_FLAGS = 4 + 128;
 
 export type ValidationData = {
   certificates: readonly Uint8Array[];
@@ -138,24 +133,7 @@ export async function placeDocumentTimeStamp(pdf: Buffer): Promise<Placeholder> 
     const { context } = doc;
     const signatureRef = context.nextRef();
     const page = doc.getPage(0);
-    const { acroForm, fields } = acroFormFields(doc);
-    const widgetRef = context.register(
-      context.obj({
-        Type: 'Annot',
-        Subtype: 'Widget',
-        FT: 'Sig',
-        T: PDFString.of(freeFieldName(fields, 'DocumentTimeStamp')),
-        V: signatureRef,
-        Rect: [0, 0, 0, 0],
-        F: INVISIBLE_WIDGET_FLAGS,
-        P: page.ref,
-      }),
-    );
-    fields.push(widgetRef);
-    acroForm.set(PDFName.of('SigFlags'), PDFNumber.of(3));
-    const annots = page.node.lookup(PDFName.of('Annots'));
-    if (annots instanceof PDFArray) annots.push(widgetRef);
-    else page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
+    addSignatureField(doc, { prefix: 'DocumentTimeStamp', signatureRef, page, rect: [0, 0, 0, 0] });
     const text = [
       '<<',
       '/Type /DocTimeStamp',

@@ -1,13 +1,12 @@
 // A PAdES signature as an incremental update (./increment.ts): the visible stamp as the widget's appearance,
 // the form field, the signature page when there is one, and a signature dictionary whose /Contents is
 // filled once the digest of every other byte has been signed.
-import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { PDFArray, PDFHexString, PDFString } from 'pdf-lib';
 import { writePageTreeTypes } from '../pdf/page-tree.ts';
 import { compactObjects } from '../pdf/renumber.ts';
 import {
-  acroFormFields,
+  addSignatureField,
   appendIncrement,
-  freeFieldName,
   loadPdf,
   placeholderOf,
   presign,
@@ -23,8 +22,6 @@ import { placeStamp } from './stamp.ts';
  * signature time-stamp token with the TSA's certificate and chain take about 7 KB with a one-level CA.
  */
 export const SIGNATURE_CONTENTS_BYTES = 16_384;
-// Print + Locked: the stamp is printed, and nobody moves or deletes it in a reader.
-const WIDGET_FLAGS = 4 + 128;
 
 /**
  * The bytes the signature is appended to. A document nobody signed yet is rewritten once by pdf-lib with a
@@ -74,25 +71,13 @@ export async function placeSignature(prepared: Buffer, request: SignatureRequest
     const { context } = doc;
     const stamp = await placeStamp(doc, request);
     const signatureRef = context.nextRef();
-    const { acroForm, fields } = acroFormFields(doc);
-    const widgetRef = context.register(
-      context.obj({
-        Type: 'Annot',
-        Subtype: 'Widget',
-        FT: 'Sig',
-        T: PDFString.of(freeFieldName(fields, 'Signature')),
-        V: signatureRef,
-        Rect: stamp.rect,
-        F: WIDGET_FLAGS,
-        P: stamp.page.ref,
-        AP: { N: stamp.appearance },
-      }),
-    );
-    fields.push(widgetRef);
-    acroForm.set(PDFName.of('SigFlags'), PDFNumber.of(3));
-    const annots = stamp.page.node.lookup(PDFName.of('Annots'));
-    if (annots instanceof PDFArray) annots.push(widgetRef);
-    else stamp.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
+    addSignatureField(doc, {
+      prefix: 'Signature',
+      signatureRef,
+      page: stamp.page,
+      rect: stamp.rect,
+      appearance: stamp.appearance,
+    });
     return { ref: signatureRef, text: signatureDictionary(request) };
   });
   return placeholderOf(increment, SIGNATURE_CONTENTS_BYTES);
