@@ -69,7 +69,7 @@ const DEMO_CARDS: Record<DemoKey, readonly { smartCardType: SmartCardType; descr
   ],
 };
 
-// A PDF that renders but that the signer cannot prepare ([5/6]): its page draws from an object no reader
+// A PDF that renders but that the signer cannot prepare: its page draws from an object no reader
 // can read, so its signature ends in presign_error (upload would refuse it; the demo stores it directly).
 const DAMAGED_TITLE = 'Scanned invoice';
 

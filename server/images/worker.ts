@@ -183,6 +183,28 @@ async function recordPage(
   );
 }
 
+// No page of the document can be shown: it is an error (shown as "error (invalid file)"), and the audit
+// trail says so.
+async function markRenderingFailed(
+  trx: Transaction<Database>,
+  documentId: string,
+  now: Date,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await trx
+    .updateTable('documents')
+    .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+    .where('id', '=', documentId)
+    .execute();
+  await recordAudit(trx, {
+    documentId,
+    actorId: null,
+    action: 'document.rendering_failed',
+    at: now,
+    details,
+  });
+}
+
 // Every page has had its turn: the document shows the pages that rendered, and the others as unavailable.
 async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: number[]): Promise<void> {
   const now = deps.clock();
@@ -204,17 +226,9 @@ async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: nu
         .where('page_number', '>', pageCount)
         .execute();
       if (failed.length >= pageCount) {
-        await trx
-          .updateTable('documents')
-          .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
-          .where('id', '=', job.document_id)
-          .execute();
-        await recordAudit(trx, {
-          documentId: job.document_id,
-          actorId: null,
-          action: 'document.rendering_failed',
-          at: now,
-          details: { attempts: job.attempts, unavailablePages: failed.length },
+        await markRenderingFailed(trx, job.document_id, now, {
+          attempts: job.attempts,
+          unavailablePages: failed.length,
         });
         return;
       }
@@ -296,18 +310,7 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
         .where('locked_until', '=', claim.lock)
         .executeTakeFirst();
       if (Number(released.numUpdatedRows) !== 1 || !isFinal) return;
-      await trx
-        .updateTable('documents')
-        .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
-        .where('id', '=', job.document_id)
-        .execute();
-      await recordAudit(trx, {
-        documentId: job.document_id,
-        actorId: null,
-        action: 'document.rendering_failed',
-        at: now,
-        details: { attempts: job.attempts },
-      });
+      await markRenderingFailed(trx, job.document_id, now, { attempts: job.attempts });
     }),
   );
 }

@@ -14,7 +14,7 @@ import type { DeploymentPki } from './ca/index.ts';
 import { signEngine } from './engine.ts';
 import { fillPlaceholder } from './increment.ts';
 import { signatureContentsAt, type ValidationData } from './ltv.ts';
-import { buildCadesSignature, readCadesSignature } from './pki/cms.ts';
+import { buildCadesSignature } from './pki/cms.ts';
 import { readTimeStampToken, timeStampSignature } from './pki/tsa.ts';
 import type { CertifiedKey } from './pki/types.ts';
 import { signingServices, type SigningServices } from './services.ts';
@@ -91,13 +91,16 @@ export function createLocalSigner({
       const sha256Before = sha256(original);
       const placeholder = await engine.placeSignature(original, place);
       const key = await pki.signerKey(request.signer, clock());
+      // The token is kept as it comes, for the DSS: reading it back out of the CMS would parse it again.
+      let token: Uint8Array | undefined;
+      const timeStampValue = timeStampSignature(services.timeStamper);
       const cms = await buildCadesSignature({
         contentDigest: placeholder.digest,
         signer: key,
-        timeStamp: timeStampSignature(services.timeStamper),
+        timeStamp: async (signatureValue) => (token = await timeStampValue(signatureValue)),
       });
       const signed = fillPlaceholder(placeholder, cms);
-      const data = await validationData(pki, services, key, readCadesSignature(cms).timeStampToken);
+      const data = await validationData(pki, services, key, token);
       let pdf = await engine.appendDss(signed, [
         { signatureContents: signatureContentsAt(signed, placeholder), data },
       ]);

@@ -19,6 +19,7 @@ import {
   type PdfsigSignature,
 } from './pdf-signatures.ts';
 import { certificatePem, openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
+import { readPpm, type Raster } from './stamp-support.ts';
 
 const run = promisify(execFile);
 
@@ -122,8 +123,6 @@ async function cmsPrint(signature: EmbeddedSignature): Promise<string> {
   return stdout;
 }
 
-type Raster = { width: number; height: number; pixel(x: number, y: number): [number, number, number] };
-
 /** One page rendered by pdftoppm at 50 dpi, read from its PPM output. */
 async function renderPage(pdf: Uint8Array, pageNumber: number): Promise<Raster> {
   const prefix = path.join(workDir, `render-${(fileCounter += 1)}`);
@@ -139,20 +138,7 @@ async function renderPage(pdf: Uint8Array, pageNumber: number): Promise<Raster> 
     file,
     prefix,
   ]);
-  const ppm = await readFile(`${prefix}.ppm`);
-  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
-  if (!header) throw new Error('Not a PPM');
-  const width = Number(header[1]);
-  const height = Number(header[2]);
-  const offset = header[0].length;
-  return {
-    width,
-    height,
-    pixel: (x, y) => {
-      const at = offset + (y * width + x) * 3;
-      return [ppm[at] ?? 0, ppm[at + 1] ?? 0, ppm[at + 2] ?? 0];
-    },
-  };
+  return readPpm(await readFile(`${prefix}.ppm`));
 }
 
 /** How many pixels of the stamp's box (fractions of the shown page, box 28 % x 15 % of its width) are not white. */

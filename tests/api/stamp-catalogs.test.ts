@@ -1,29 +1,14 @@
 // The stamp's texts (server/signing/catalogs): every language says the same things with the same values,
 // French writes as French does, and a profile's locale picks the language.
-import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { STAMP_LOCALES, stampTexts, toStampLocale } from '../../server/signing/stamp-text.ts';
 import en from '../../server/signing/catalogs/en.json' with { type: 'json' };
 import es from '../../server/signing/catalogs/es.json' with { type: 'json' };
 import fr from '../../server/signing/catalogs/fr.json' with { type: 'json' };
+import { placeholders } from './catalog-support.ts';
 
-// The names each message's placeholders use, from its parsed ICU form, with their kind (a date, a
-// select, plain text): `{signedAt, date}` in one language and `{signedAt}` in another would differ.
-function placeholders(message: string): string[] {
-  const names = new Set<string>();
-  type Elements = ReturnType<IntlMessageFormat['getAst']>;
-  const walk = (elements: Elements): void => {
-    for (const element of elements) {
-      if ('value' in element && typeof element.value === 'string' && element.type !== 0)
-        names.add(`${element.value}:${element.type}`);
-      if ('options' in element) {
-        for (const option of Object.values(element.options)) walk(option.value);
-      }
-    }
-  };
-  walk(new IntlMessageFormat(message, 'en').getAst());
-  return [...names].sort();
-}
+// With their kind: `{signedAt, date}` in one language and `{signedAt}` in another would differ.
+const placeholdersWithKind = (message: string): string[] => placeholders(message, { withKind: true });
 
 describe('the stamp catalogs', () => {
   it('have the same messages with the same placeholders in every language', () => {
@@ -32,12 +17,14 @@ describe('the stamp catalogs', () => {
     for (const locale of STAMP_LOCALES) {
       expect(Object.keys(catalogs[locale] ?? {}).sort(), locale).toEqual(Object.keys(en).sort());
       for (const [id, text] of Object.entries(en)) {
-        expect(placeholders(catalogs[locale]?.[id] ?? ''), `${locale} ${id}`).toEqual(placeholders(text));
+        expect(placeholdersWithKind(catalogs[locale]?.[id] ?? ''), `${locale} ${id}`).toEqual(
+          placeholdersWithKind(text),
+        );
       }
     }
     // Each message names what the stamp passes: a date, a location, a reason, a level.
-    expect(placeholders(en.date)).toEqual(['signedAt:3', 'signedAt:4']);
-    expect(placeholders(en.level)).toEqual(['kind:5', 'number:1']);
+    expect(placeholdersWithKind(en.date)).toEqual(['signedAt:3', 'signedAt:4']);
+    expect(placeholdersWithKind(en.level)).toEqual(['kind:5', 'number:1']);
   });
 
   it('French uses the curly apostrophe and a no-break space before its double punctuation', () => {

@@ -77,19 +77,8 @@ export async function pageFonts(ws: Workspace, pdf: Uint8Array, pageNumber: numb
 export type Raster = { width: number; height: number; pixel(x: number, y: number): [number, number, number] };
 
 /** One page rendered by pdftoppm, read from its PPM output; with `png`, also kept as a PNG to look at. */
-export async function renderPage(
-  ws: Workspace,
-  pdf: Uint8Array,
-  pageNumber: number,
-  dpi = 50,
-  png?: string,
-): Promise<Raster> {
-  const file = await ws.file('render.pdf', pdf);
-  const prefix = path.join(ws.dir, `render-${path.basename(file, '.pdf')}`);
-  const page = ['-f', String(pageNumber), '-l', String(pageNumber), '-singlefile'];
-  await run('pdftoppm', ['-r', String(dpi), ...page, file, prefix]);
-  if (png !== undefined) await run('pdftoppm', ['-r', String(dpi), '-png', ...page, file, png]);
-  const ppm = await readFile(`${prefix}.ppm`);
+/** A binary PPM (pdftoppm's default output) as pixels. */
+export function readPpm(ppm: Buffer): Raster {
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
   if (!header) throw new Error('Not a PPM');
   const width = Number(header[1]);
@@ -103,6 +92,21 @@ export async function renderPage(
       return [ppm[at] ?? 0, ppm[at + 1] ?? 0, ppm[at + 2] ?? 0];
     },
   };
+}
+
+export async function renderPage(
+  ws: Workspace,
+  pdf: Uint8Array,
+  pageNumber: number,
+  dpi = 50,
+  png?: string,
+): Promise<Raster> {
+  const file = await ws.file('render.pdf', pdf);
+  const prefix = path.join(ws.dir, `render-${path.basename(file, '.pdf')}`);
+  const page = ['-f', String(pageNumber), '-l', String(pageNumber), '-singlefile'];
+  await run('pdftoppm', ['-r', String(dpi), ...page, file, prefix]);
+  if (png !== undefined) await run('pdftoppm', ['-r', String(dpi), '-png', ...page, file, png]);
+  return readPpm(await readFile(`${prefix}.ppm`));
 }
 
 /** Pixels that are not white, and those of the stamp's blue border, in a box given in pixels. */
