@@ -42,7 +42,7 @@ import { registerSpa } from './pages/spa.ts';
 import { createStore } from './storage/create-store.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import { registerLocalStorageRoutes } from './storage/routes.ts';
-import { lazyLocalSigner } from './documents/signing-signer.ts';
+import { lazyLocalSigner, lazySigningServices } from './documents/signing-signer.ts';
 import { lazyDeploymentPki } from './signing/ca/index.ts';
 import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
@@ -134,7 +134,8 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
     const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
-    const signer = overrides.signer ?? lazyLocalSigner(pki, config, clock);
+    const signingServices = lazySigningServices(pki, config, clock);
+    const signer = overrides.signer ?? lazyLocalSigner(pki, signingServices, clock);
     const metrics = createMetrics({ db, clock, log: app.log });
     const deps: AppDeps = {
       db,
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       log: app.log,
       signer,
       pki,
+      signingServices,
       metrics,
       readiness: { isDraining: false },
     };

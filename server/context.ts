@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import type { AppMetrics } from './metrics.ts';
 import type { DeploymentPki } from './signing/ca/index.ts';
+import type { SigningServices } from './signing/services.ts';
 import type { Signer } from './signing/signer.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 
@@ -22,6 +23,8 @@ export type AppDeps = {
   signer: Signer;
   // The deployment's CA and keys (server/signing/ca/), loaded once per process at the first call.
   pki: () => Promise<DeploymentPki>;
+  // Its TSA, OCSP responder and CRL, shared by the signer and the /pki/* routes.
+  signingServices: () => Promise<SigningServices>;
   metrics: AppMetrics;
   readiness: Readiness;
 };

@@ -26,6 +26,8 @@ export type LocalSignerOptions = {
   tsaUrl?: string | null;
   /** Dates the certificates and the embedded services' answers (the signature's own time is the request's signedAt). */
   clock?: () => Date;
+  /** The deployment's services (the app shares one set with its /pki/* routes); made from pki when absent. */
+  services?: SigningServices;
 };
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -82,8 +84,8 @@ export function createLocalSigner({
   pki,
   tsaUrl = null,
   clock = () => new Date(),
+  services = signingServices(pki, { tsaUrl }, clock),
 }: LocalSignerOptions): Signer {
-  const services = signingServices(pki, { tsaUrl }, clock);
   const engine = signEngine();
   return {
     async sign(request: SignatureRequest): Promise<SignatureResult> {
