@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLocalSigner } from '../server/signing/local-signer.ts';
 import type { SignatureRequest } from '../server/signing/signer.ts';
+import { openStandalonePki, type StandalonePki } from '../tests/api/deployment-pki-support.ts';
 import { makePdf } from '../tests/fixtures/pdfs.ts';
 import { ms, round, type Bench, type BenchResult } from './report.ts';
 
@@ -30,6 +31,7 @@ function request(pdf: Uint8Array, userId: string, signatureIndex: number): Signa
     pdf,
     signer: { userId, fullName: `Bench Signer ${userId}`, email: `${userId}@paraph.test` },
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'Benchmark',
     signedAt: new Date(),
@@ -40,9 +42,11 @@ function request(pdf: Uint8Array, userId: string, signatureIndex: number): Signa
 
 async function run(): Promise<BenchResult> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-bench-sign-'));
+  let standalone: StandalonePki | null = null;
   try {
     let startedAt = performance.now();
-    const signer = await createLocalSigner({ dataDir });
+    standalone = await openStandalonePki(dataDir);
+    const signer = createLocalSigner({ pki: standalone.pki });
     const caMs = performance.now() - startedAt;
     const pdf = await makePdf({ pages: PAGES });
 
@@ -99,6 +103,7 @@ async function run(): Promise<BenchResult> {
       problems: [],
     };
   } finally {
+    await standalone?.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

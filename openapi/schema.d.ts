@@ -319,7 +319,10 @@ export interface paths {
          * @description Only keys issued to the caller are accepted, once. The stored bytes must be a PDF (`%PDF-` header
          *     and a successful parse) and not encrypted; otherwise the upload is deleted, nothing is kept, and
          *     the answer is 422 `not_a_pdf`, `encrypted_pdf` or `empty_file`. A PDF of more pages than the
-         *     server allows (`PARAPH_MAX_PAGES`) is refused the same way with 422 `too_many_pages`.
+         *     server allows (`PARAPH_MAX_PAGES`) is refused the same way with 422 `too_many_pages`. A PDF that
+         *     opens but could never be signed validly (damage a rewrite cannot repair, such as a page tree whose
+         *     counts disagree with its pages, or a signed file whose structure is damaged) is 422 `not_a_pdf`,
+         *     its message saying why.
          */
         post: operations["createDocument"];
         /**
@@ -1576,10 +1579,11 @@ export interface components {
             /** @enum {string|null} */
             kind: "ocsp" | "crl" | null;
             /**
-             * @description The DSS, or the signature's own CMS.
+             * @description The DSS, the signature's own CMS, or (`service`) this deployment's current CRL, which it consults
+             *     for the certificates its own CA issued.
              * @enum {string|null}
              */
-            source: "dss" | "signature" | null;
+            source: "dss" | "signature" | "service" | null;
             /**
              * Format: date-time
              * @description When the responder or the CRL stated it (producedAt, thisUpdate).

@@ -43,7 +43,8 @@ import { registerSpa } from './pages/spa.ts';
 import { createStore } from './storage/create-store.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import { registerLocalStorageRoutes } from './storage/routes.ts';
-import { lazyLocalSigner } from './documents/signing-signer.ts';
+import { lazyLocalSigner, lazySigningServices } from './documents/signing-signer.ts';
+import { lazyDeploymentPki } from './signing/ca/index.ts';
 import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
 import { registerDeferredBodies } from './verification/request-pdf.ts';
@@ -135,7 +136,9 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       ownedDb = db;
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
-    const signer = overrides.signer ?? lazyLocalSigner(config, clock);
+    const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
+    const signingServices = lazySigningServices(pki, config, clock);
+    const signer = overrides.signer ?? lazyLocalSigner(pki, signingServices, clock);
     const metrics = createMetrics({ db, clock, log: app.log });
     const deps: AppDeps = {
       db,
@@ -144,6 +147,8 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       clock,
       log: app.log,
       signer,
+      pki,
+      signingServices,
       metrics,
       readiness: { isDraining: false },
     };

@@ -41,9 +41,15 @@ export type Config = {
   // The proxies (addresses, CIDR ranges, or proxy-addr's loopback / linklocal / uniquelocal) whose
   // X-Forwarded-For and -Proto are believed (PARAPH_TRUST_PROXY, comma-separated); empty believes nobody.
   trustProxy: string[];
-  // Record this instance's signing CA as the deployment's, in place of the one the database holds
-  // (PARAPH_REPLACE_SIGNING_CA=1): for a deployment that lost its CA, never for a second instance.
+  // For one start (PARAPH_REPLACE_SIGNING_CA=1): sign under another CA than the one recorded for the
+  // deployment (the files now given, or a new one when the passphrase or the CA is lost for good).
   replaceSigningCa: boolean;
+  // What the private keys in the database are encrypted under (PARAPH_CA_PASSPHRASE); null: on SQLite a
+  // passphrase generated into the data folder, on PostgreSQL refused at start. Never logged.
+  caPassphrase: string | null;
+  // A CA given by the operator instead of the deployment's own (PARAPH_CA_CERT, PARAPH_CA_KEY: a file's
+  // path or the PEM itself; PARAPH_CA_KEY_PASSPHRASE for an encrypted key). Never logged.
+  caFiles: CaFiles | null;
   // Signatures a month per account plan; null = unlimited (PARAPH_SIGN_LIMIT_BASIC / _QUALIFIED /
   // _ADVANCED; an empty value or "unlimited" lifts the limit).
   signLimits: SignLimits;
@@ -75,12 +81,17 @@ export type Config = {
   // Where mail goes: an smtp:// or smtps:// URL with its credentials (SMTP_URL), or null to keep messages
   // for /dev/outbox. Never logged: it holds a password.
   smtpUrl: string | null;
+  // An RFC 3161 time-stamping authority (PARAPH_TSA_URL) for the signatures' and documents' time-stamps;
+  // null for the embedded one, under the deployment's CA.
+  tsaUrl: string | null;
   // The From of every message (PARAPH_MAIL_FROM): an address, or "Name <address>".
   mailFrom: string;
   // Days a signatory or reviewer may leave their turn waiting before a reminder, then at most one a day
   // (PARAPH_REMINDER_DAYS; 0 turns reminders off).
   reminderDays: number;
 };
+
+export type CaFiles = { certificate: string; key: string; keyPassphrase: string | null };
 
 export type PdfSandboxLimits = { memoryMb: number; pageTimeoutMs: number; maxStreamBytes: number };
 
@@ -200,6 +211,16 @@ function smtpUrl(env: Env): string | null {
   return raw;
 }
 
+function tsaUrl(env: Env): string | null {
+  const raw = nonEmpty(env.PARAPH_TSA_URL);
+  if (raw === null) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new Error('PARAPH_TSA_URL must be an http:// or https:// URL of an RFC 3161 time-stamping authority');
+  }
+  return raw;
+}
+
 // pg would read a URL it cannot parse as "localhost:5432" and fail later with a misleading message, so a
 // malformed one stops the start. The value is never repeated: it may hold a password.
 function databaseUrl(env: Env): string | null {
@@ -281,6 +302,35 @@ function trustedProxies(env: Env): string[] {
   return entries;
 }
 
+// Long enough that nobody reuses a word: the keys are only as safe as this value.
+export const MIN_CA_PASSPHRASE_LENGTH = 16;
+
+function caPassphrase(env: Env): string | null {
+  const raw = nonEmpty(env.PARAPH_CA_PASSPHRASE);
+  if (raw === null) return null;
+  if ([...raw].length < MIN_CA_PASSPHRASE_LENGTH) {
+    throw new Error(
+      `PARAPH_CA_PASSPHRASE must be at least ${MIN_CA_PASSPHRASE_LENGTH} characters, e.g. the output of ` +
+        'openssl rand -base64 32',
+    );
+  }
+  return raw;
+}
+
+function caFiles(env: Env): CaFiles | null {
+  const certificate = nonEmpty(env.PARAPH_CA_CERT);
+  const key = nonEmpty(env.PARAPH_CA_KEY);
+  const keyPassphrase = nonEmpty(env.PARAPH_CA_KEY_PASSPHRASE);
+  if ((certificate === null) !== (key === null)) {
+    throw new Error('PARAPH_CA_CERT and PARAPH_CA_KEY must be set together');
+  }
+  if (certificate === null || key === null) {
+    if (keyPassphrase !== null) throw new Error('PARAPH_CA_KEY_PASSPHRASE is set without PARAPH_CA_KEY');
+    return null;
+  }
+  return { certificate, key, keyPassphrase };
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = nonEmpty(env[name]);
   if (raw === null || raw === '0') return false;
@@ -325,6 +375,8 @@ export function loadConfig(env: Env): Config {
     appDir: path.resolve(nonEmpty(env.PARAPH_APP_DIR) ?? path.join(ROOT_DIR, 'dist')),
     trustProxy: trustedProxies(env),
     replaceSigningCa: flag(env, 'PARAPH_REPLACE_SIGNING_CA'),
+    caPassphrase: caPassphrase(env),
+    caFiles: caFiles(env),
     signLimits: {
       basic: limit(env, 'PARAPH_SIGN_LIMIT_BASIC', 10),
       qualified: limit(env, 'PARAPH_SIGN_LIMIT_QUALIFIED', 100),
@@ -345,6 +397,7 @@ export function loadConfig(env: Env): Config {
       maxStreamBytes: integer(env, 'PARAPH_RENDER_MAX_STREAM_BYTES', 128 * 1024 * 1024, 1024),
     },
     smtpUrl: smtpUrl(env),
+    tsaUrl: tsaUrl(env),
     mailFrom: mailFrom(env, publicOrigin.origin),
     reminderDays: integer(env, 'PARAPH_REMINDER_DAYS', 3, 0),
   };

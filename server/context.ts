@@ -1,10 +1,13 @@
 // What every handler can reach: the database, the object store, the configuration, the clock, the log,
-// the signer that stamps and signs PDFs, the app's metrics and whether the instance is shutting down.
+// the signer that stamps and signs PDFs, the deployment's PKI, the app's metrics and whether the instance is
+// shutting down.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import type { AppMetrics } from './metrics.ts';
+import type { DeploymentPki } from './signing/ca/index.ts';
+import type { SigningServices } from './signing/services.ts';
 import type { Signer } from './signing/signer.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 
@@ -18,6 +21,10 @@ export type AppDeps = {
   clock: () => Date;
   log: FastifyBaseLogger;
   signer: Signer;
+  // The deployment's CA and keys (server/signing/ca/), loaded once per process at the first call.
+  pki: () => Promise<DeploymentPki>;
+  // Its TSA, OCSP responder and CRL, shared by the signer and the /pki/* routes.
+  signingServices: () => Promise<SigningServices>;
   metrics: AppMetrics;
   readiness: Readiness;
 };

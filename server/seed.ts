@@ -7,7 +7,7 @@
 // writes (docs/decisions.md "Signing on the server", demo signatures).
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, PDFString, StandardFonts, rgb } from 'pdf-lib';
 import { recordAudit } from './audit.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { DAY_MS } from './config.ts';
@@ -23,8 +23,11 @@ import { SIGNED_ACTION } from './documents/signing-limits.ts';
 import { flowPlacement } from './documents/signing-placement.ts';
 import { VERSION_TTL_MS } from './documents/signing-versions.ts';
 import type { SmartCardType } from './signing/smart-card-type.ts';
+import type { StampLocale } from './signing/stamp-text.ts';
 
 export const DEMO_PASSWORD = 'paraph-demo';
+// Every demo account's profile language, and so the language of their stamps.
+const DEMO_LOCALE: StampLocale = 'en';
 
 export const DEMO_ACCOUNTS = [
   { key: 'ada', email: 'ada@paraph.test', fullName: 'Ada Lovelace', initials: 'AL', countryCode: 'uk' },
@@ -66,8 +69,8 @@ const DEMO_CARDS: Record<DemoKey, readonly { smartCardType: SmartCardType; descr
   ],
 };
 
-// A PDF that uploads and renders but that the signer cannot prepare ([5/6]): a damaged object before
-// the pages makes pdf-lib's strict parse fail, so its signature ends in presign_error.
+// A PDF that renders but that the signer cannot prepare: its page draws from an object no reader
+// can read, so its signature ends in presign_error (upload would refuse it; the demo stores it directly).
 const DAMAGED_TITLE = 'Scanned invoice';
 
 // What a demo signatory chose when they signed: one of their cards, a location and a reason.
@@ -217,12 +220,20 @@ async function demoPdf(title: string, owner: string, pages: number): Promise<Buf
   return Buffer.from(await doc.save());
 }
 
-// An unreadable object right after the header: lenient readers (the upload check, pdfjs) skip it.
-function damaged(pdf: Buffer): Buffer {
-  const text = pdf.toString('latin1');
-  const at = text.indexOf('\n', text.indexOf('%PDF-')) + 1;
-  const broken = '99 0 obj\n<< /Broken [ 1 2 >> ] >>\nendobj\n';
-  return Buffer.from(text.slice(0, at) + broken + text.slice(at), 'latin1');
+// Page 1's content names one more stream, an object no reader can parse: pdf.js draws the rest of the
+// page, but what the page shows depends on the reader. The object's bytes replace a placeholder of the
+// same length, so the cross-reference table stays right.
+async function damaged(pdf: Buffer): Promise<Buffer> {
+  const doc = await PDFDocument.load(pdf);
+  const placeholder = `(${'x'.repeat(30)})`;
+  const brokenRef = doc.context.register(PDFString.of('x'.repeat(30)));
+  doc.getPage(0).node.addContentStream(brokenRef);
+  const text = Buffer.from(await doc.save({ useObjectStreams: false })).toString('latin1');
+  const at = text.indexOf(`${brokenRef.objectNumber} 0 obj\n${placeholder}`);
+  if (at < 0) throw new Error('The demo PDF has no placeholder to damage');
+  const broken = '<< /Broken [ 1 2 >> ] >>'.padEnd(placeholder.length, ' ');
+  const start = at + `${brokenRef.objectNumber} 0 obj\n`.length;
+  return Buffer.from(text.slice(0, start) + broken + text.slice(start + placeholder.length), 'latin1');
 }
 
 type DemoSigned = {
@@ -262,6 +273,7 @@ async function signDemoDocument(
       pdf,
       signer: signerOf(who),
       smartCardType: signature.smartCardType,
+      locale: DEMO_LOCALE,
       location: signature.location,
       reason: signature.reason,
       signedAt,
@@ -383,7 +395,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
       const id = randomUUID();
       const key = `documents/${id}/original.pdf`;
       const made = await demoPdf(spec.title, nameOf(spec.owner), spec.pages);
-      const bytes = spec.title === DAMAGED_TITLE ? damaged(made) : made;
+      const bytes = spec.title === DAMAGED_TITLE ? await damaged(made) : made;
       await store.put(key, bytes, 'application/pdf');
       const signed = await signDemoDocument(deps, spec, { id, bytes }, signerOf);
       return { id, key, bytes, sha256: createHash('sha256').update(bytes).digest('hex'), signed };
@@ -402,7 +414,7 @@ export async function seedDemo(deps: AppDeps): Promise<SeedResult> {
           full_name: account.fullName,
           initials: account.initials,
           password_hash: passwordHash,
-          locale: 'en',
+          locale: DEMO_LOCALE,
           country_code: account.countryCode,
           location: '',
           welcome_screen_watched: 0,

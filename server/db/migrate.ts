@@ -13,6 +13,7 @@ import { inviteExpiryMigration } from './migrations/0008_invite_expiry.ts';
 import { pageFailuresMigration } from './migrations/0009_page_failures.ts';
 import { storageCleanupMigration } from './migrations/0010_storage_cleanup.ts';
 import { mailQueueMigration } from './migrations/0011_mail_queue.ts';
+import { deploymentCaMigration } from './migrations/0012_deployment_ca.ts';
 import { addressRateLimitsMigration } from './migrations/0013_address_rate_limits.ts';
 import type { Database } from './schema.ts';
 
@@ -29,6 +30,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0009_page_failures': pageFailuresMigration,
     '0010_storage_cleanup': storageCleanupMigration,
     '0011_mail_queue': mailQueueMigration,
+    '0012_deployment_ca': deploymentCaMigration,
     '0013_address_rate_limits': addressRateLimitsMigration(dialect),
   };
 }

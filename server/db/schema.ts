@@ -314,6 +314,45 @@ export type PendingDeletionsTable = {
   not_before: string;
 };
 
+// Migration 0012: the deployment's certificate authority. Certificates are base64 DER, private keys sealed
+// text (server/signing/ca/keyring.ts), times ISO text, serials upper-case hex.
+export type PkiRole = 'ca' | 'tsa' | 'ocsp';
+
+export type PkiKeysTable = {
+  serial_number: string;
+  role: PkiRole;
+  // The role while this is the key in use; null once replaced (unique: one key per role).
+  current_role: PkiRole | null;
+  issuer_sha256: string;
+  source: 'generated' | 'data-folder';
+  public_origin: string | null;
+  certificate: string;
+  private_key: string;
+  not_before: string;
+  not_after: string;
+  created_at: string;
+  revoked_at: string | null;
+  revocation_reason: string | null;
+};
+
+export type SigningCertificatesTable = {
+  serial_number: string;
+  user_id: string;
+  // The user id while this is the person's certificate in use; null once replaced or revoked (unique).
+  current_for: string | null;
+  full_name: string;
+  email: string;
+  issuer_sha256: string;
+  public_origin: string | null;
+  certificate: string;
+  private_key: string;
+  not_before: string;
+  not_after: string;
+  created_at: string;
+  revoked_at: string | null;
+  revocation_reason: string | null;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -342,6 +381,8 @@ export type Database = {
   document_versions: DocumentVersionsTable;
   error_reports: ErrorReportsTable;
   pending_deletions: PendingDeletionsTable;
+  pki_keys: PkiKeysTable;
+  signing_certificates: SigningCertificatesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

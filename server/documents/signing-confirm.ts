@@ -16,15 +16,11 @@ import type { DocumentRow, DocumentVersionRow, DocumentVersionState, Participant
 import { queueRenderPages } from '../images/worker.ts';
 import { PresignError, type SignaturePlacement } from '../signing/signer.ts';
 import type { SmartCardType } from '../signing/smart-card-type.ts';
+import { toStampLocale, type StampLocale } from '../signing/stamp-text.ts';
 import { canApply } from '../../machines/document-lifecycle.ts';
 import { baseDb, isPostgres, type ActionDb } from './access.ts';
 import type { ActionMeta } from './actions.ts';
-import {
-  persistTransition,
-  recordOf,
-  transition,
-  type LifecycleEvent,
-} from './sign-flow-lifecycle.ts';
+import { persistTransition, recordOf, transition, type LifecycleEvent } from './sign-flow-lifecycle.ts';
 import { isSignLimitReached, SIGNED_ACTION } from './signing-limits.ts';
 import {
   flowPlacement,
@@ -137,6 +133,12 @@ const completeEvent = (version: DocumentVersionRow): LifecycleEvent =>
     ? { type: 'solo.complete' }
     : { type: 'sign.complete', participantId: version.participant_id };
 
+// Whether completing the signature begun on `record` leaves the document signed: the flow's last signature.
+function endsTheFlow(record: Parameters<typeof canApply>[0], version: DocumentVersionRow): boolean {
+  const event = completeEvent(version);
+  return canApply(record, event) && transition(record, event).after.state === 'signed';
+}
+
 const abortEvent = (version: DocumentVersionRow): LifecycleEvent =>
   version.participant_id === null
     ? { type: 'solo.abort' }
@@ -171,6 +173,10 @@ type Begun = {
   signatureIndex: number;
   signer: { userId: string; fullName: string; email: string };
   smartCardType: SmartCardType;
+  // The signer's profile language, which the stamp is written in.
+  locale: StampLocale;
+  // Completing this signature ends the flow (or it is the owner's own): the file gets its document time-stamp.
+  completesFlow: boolean;
 };
 
 type Step1 = Begun | { kind: 'answered'; outcome: ConfirmOutcome } | { kind: 'busy' };
@@ -190,7 +196,7 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
 
     const user = await db
       .selectFrom('users')
-      .select(['id', 'email', 'full_name'])
+      .select(['id', 'email', 'full_name', 'locale'])
       .where('id', '=', input.userId)
       .executeTakeFirstOrThrow();
     const { flow, participants } = await flowOf(db, row.id);
@@ -261,6 +267,8 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
       signatureIndex: Number(onSignaturePage?.n ?? 0),
       signer: { userId: user.id, fullName: user.full_name, email: user.email },
       smartCardType: version.smart_card_type as SmartCardType,
+      locale: toStampLocale(user.locale),
+      completesFlow: endsTheFlow({ ...step.after, signingParticipantId: version.participant_id }, version),
     };
   });
 }
@@ -284,6 +292,8 @@ async function sign(deps: AppDeps, begun: Begun, now: Date): Promise<Signed> {
     pdf,
     signer: begun.signer,
     smartCardType: begun.smartCardType,
+    locale: begun.locale,
+    completesFlow: begun.completesFlow,
     location: begun.version.location,
     reason: begun.version.reason,
     signedAt: now,

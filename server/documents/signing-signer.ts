@@ -1,15 +1,39 @@
-// The default signer: the local certificate authority (server/signing/local-signer.ts), created on the
-// first signature rather than at start-up, so a server or a test that never signs never generates keys.
-import type { Config } from '../config.ts';
+// The default signer: the deployment's PKI (server/signing/ca/) through the embedded engine
+// (server/signing/local-signer.ts). The PKI is loaded at start by server/start-checks.ts, or at the first
+// signature where nothing checked it (tests), so a test that never signs never makes keys.
+import type { DeploymentPki } from '../signing/ca/index.ts';
+import type { SigningServices } from '../signing/services.ts';
 import type { Signer } from '../signing/signer.ts';
 
-export function lazyLocalSigner(config: Pick<Config, 'dataDir'>, clock: () => Date): Signer {
+/** The deployment's TSA, OCSP responder and CRL, made once over the PKI (the signer and /pki/* share them). */
+export function lazySigningServices(
+  pki: () => Promise<DeploymentPki>,
+  config: { tsaUrl: string | null },
+  clock: () => Date,
+): () => Promise<SigningServices> {
+  let created: Promise<SigningServices> | null = null;
+  return () => {
+    created ??= Promise.all([pki(), import('../signing/services.ts')]).then(([loaded, { signingServices }]) =>
+      signingServices(loaded, config, clock),
+    );
+    created.catch(() => {
+      created = null;
+    });
+    return created;
+  };
+}
+
+export function lazyLocalSigner(
+  pki: () => Promise<DeploymentPki>,
+  services: () => Promise<SigningServices>,
+  clock: () => Date,
+): Signer {
   let created: Promise<Signer> | null = null;
   const signer = (): Promise<Signer> => {
-    created ??= import('../signing/local-signer.ts').then(({ createLocalSigner }) =>
-      createLocalSigner({ dataDir: config.dataDir, clock }),
+    created ??= Promise.all([pki(), services(), import('../signing/local-signer.ts')]).then(
+      ([loaded, shared, { createLocalSigner }]) => createLocalSigner({ pki: loaded, services: shared, clock }),
     );
-    // A failed creation (a data folder not writable yet) is tried again on the next signature.
+    // A failed creation (the database away at the first signature) is tried again on the next one.
     created.catch(() => {
       created = null;
     });

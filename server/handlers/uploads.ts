@@ -187,7 +187,12 @@ async function createDocument(req: OperationRequest<'createDocument'>, reply: Fa
       too_many_pages: `The PDF has more than ${deps.config.maxPages} pages.`,
     } as const;
     await discardUpload(deps, upload);
-    throw new ApiError(422, inspection.code, messages[inspection.code]);
+    // A PDF that opens but could never be signed validly says why, under the code of a damaged file.
+    const message =
+      inspection.damage === undefined
+        ? messages[inspection.code]
+        : `The PDF is damaged and cannot be signed: ${inspection.damage}.`;
+    throw new ApiError(422, inspection.code, message);
   }
 
   const now = deps.clock();

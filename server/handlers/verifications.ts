@@ -8,7 +8,7 @@ import { ApiError } from '../http/errors.ts';
 import { pdfSandbox, SandboxFailure } from '../pdf/sandbox.ts';
 import type { RefusedFile } from '../verification/report.ts';
 import { readRequestPdf } from '../verification/request-pdf.ts';
-import { trustAnchors } from '../verification/trust.ts';
+import { trustContext } from '../verification/trust.ts';
 import { sendTooManyRequests } from './connections.ts';
 
 // A person checks a handful of files; a script checking thousands from one address is stopped early.
@@ -39,10 +39,10 @@ async function createVerification(req: OperationRequest<'createVerification'>, r
     if (error instanceof ApiError && error.status === 413) reply.header('connection', 'close');
     throw error;
   }
-  const anchors = await trustAnchors(deps.config);
+  const trust = await trustContext(deps);
   let outcome;
   try {
-    outcome = await pdfSandbox('verify', deps.config.pdfSandbox).verify(bytes, anchors, deps.clock());
+    outcome = await pdfSandbox('verify', deps.config.pdfSandbox).verify(bytes, trust, deps.clock());
   } catch (error) {
     if (!(error instanceof SandboxFailure) || error.reason === 'stopped') throw error;
     if (error.reason === 'error' || error.reason === 'crashed') {

@@ -99,6 +99,15 @@ function describe(error: unknown): string {
   return text.slice(0, 500);
 }
 
+/**
+ * The file claims more pages than it can hold: its page tree's /Count says so, and pdf.js believes it
+ * when the last page it counts down to exists. Walking the phantom pages would keep the document
+ * `processing` for hours (each one failing alone); the document is an error at once instead.
+ */
+class PhantomPagesError extends Error {
+  override readonly name = 'PhantomPagesError';
+}
+
 // Limits a file breaks every time it is read: retrying would only break them again.
 const DETERMINISTIC_FAILURES: ReadonlySet<SandboxFailureReason> = new Set([
   'stream_limit',
@@ -174,6 +183,28 @@ async function recordPage(
   );
 }
 
+// No page of the document can be shown: it is an error (shown as "error (invalid file)"), and the audit
+// trail says so.
+async function markRenderingFailed(
+  trx: Transaction<Database>,
+  documentId: string,
+  now: Date,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await trx
+    .updateTable('documents')
+    .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
+    .where('id', '=', documentId)
+    .execute();
+  await recordAudit(trx, {
+    documentId,
+    actorId: null,
+    action: 'document.rendering_failed',
+    at: now,
+    details,
+  });
+}
+
 // Every page has had its turn: the document shows the pages that rendered, and the others as unavailable.
 async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: number[]): Promise<void> {
   const now = deps.clock();
@@ -195,17 +226,9 @@ async function finish(deps: AppDeps, claim: Claim, pageCount: number, failed: nu
         .where('page_number', '>', pageCount)
         .execute();
       if (failed.length >= pageCount) {
-        await trx
-          .updateTable('documents')
-          .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
-          .where('id', '=', job.document_id)
-          .execute();
-        await recordAudit(trx, {
-          documentId: job.document_id,
-          actorId: null,
-          action: 'document.rendering_failed',
-          at: now,
-          details: { attempts: job.attempts, unavailablePages: failed.length },
+        await markRenderingFailed(trx, job.document_id, now, {
+          attempts: job.attempts,
+          unavailablePages: failed.length,
         });
         return;
       }
@@ -260,6 +283,7 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
   const lastError = describe(error);
   const isFinal =
     job.attempts >= MAX_RENDER_ATTEMPTS ||
+    error instanceof PhantomPagesError ||
     (error instanceof SandboxFailure && DETERMINISTIC_FAILURES.has(error.reason));
   deps.log.warn(
     { jobId: job.id, documentId: job.document_id, attempt: job.attempts, isFinal, error: lastError },
@@ -286,20 +310,22 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
         .where('locked_until', '=', claim.lock)
         .executeTakeFirst();
       if (Number(released.numUpdatedRows) !== 1 || !isFinal) return;
-      await trx
-        .updateTable('documents')
-        .set({ images_state: 'failed', state: 'error', updated_at: now.toISOString() })
-        .where('id', '=', job.document_id)
-        .execute();
-      await recordAudit(trx, {
-        documentId: job.document_id,
-        actorId: null,
-        action: 'document.rendering_failed',
-        at: now,
-        details: { attempts: job.attempts },
-      });
+      await markRenderingFailed(trx, job.document_id, now, { attempts: job.attempts });
     }),
   );
+}
+
+// The most pages a document's file can have: the larger of what the upload counted and the upload's page
+// limit (a row older than the upload's page-tree check, or made otherwise, may have counted differently),
+// plus one signature page per signature.
+async function mostPages(deps: AppDeps, document: { id: string; page_count: number }): Promise<number> {
+  const signed = await deps.db
+    .selectFrom('document_versions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('document_id', '=', document.id)
+    .where('state', '=', 'signed')
+    .executeTakeFirst();
+  return Math.max(document.page_count, deps.config.maxPages) + Number(signed?.count ?? 0);
 }
 
 // What a claim came to: the job ended (done or failed, for now or for good), went back to the queue with
@@ -310,7 +336,7 @@ async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
   const { job, signal } = claim;
   const document = await deps.db
     .selectFrom('documents')
-    .select(['id', 'file_key', 'signed_file_key'])
+    .select(['id', 'file_key', 'signed_file_key', 'page_count'])
     .where('id', '=', job.document_id)
     .executeTakeFirst();
   if (document === undefined) {
@@ -333,6 +359,10 @@ async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
   try {
     pageCount = await sandbox.open(fileKey, load);
     if (pageCount < 1) throw new Error('The PDF has no pages to render');
+    const most = await mostPages(deps, document);
+    if (pageCount > most) {
+      throw new PhantomPagesError(`The PDF claims ${pageCount} pages; it can hold at most ${most}`);
+    }
   } catch (error) {
     if (isStopped(error)) {
       await release(deps, claim);

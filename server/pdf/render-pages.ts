@@ -79,6 +79,40 @@ export async function openPdf(data: Uint8Array): Promise<PDFDocumentLoadingTask>
   return getDocument(params);
 }
 
+type TextContext = {
+  font: string;
+  fillText(text: string, ...rest: number[]): void;
+  strokeText(text: string, ...rest: number[]): void;
+  measureText(text: string): unknown;
+};
+
+// The canvas hands strings to native code as C strings, which cannot hold NUL: pdf.js names a font it
+// cannot load after the PDF's /BaseFont (where "#00" is a NUL) and draws its text with the canvas's own
+// text calls, so such a page failed to render ("Convert String to CString failed"). A NUL draws nothing.
+function withoutNul(context: object): void {
+  const text = context as TextContext;
+  const strip = (value: unknown): string => String(value).replaceAll('\0', '');
+  let owner: object | null = Object.getPrototypeOf(context) as object | null;
+  let font: PropertyDescriptor | undefined;
+  while (owner !== null && font === undefined) {
+    font = Object.getOwnPropertyDescriptor(owner, 'font');
+    owner = Object.getPrototypeOf(owner) as object | null;
+  }
+  const { get, set } = font ?? {};
+  if (get !== undefined && set !== undefined) {
+    Object.defineProperty(context, 'font', {
+      get: () => get.call(context) as string,
+      set: (value: unknown) => set.call(context, strip(value)),
+    });
+  }
+  const fill = text.fillText.bind(context);
+  const strokeText = text.strokeText.bind(context);
+  const measure = text.measureText.bind(context);
+  text.fillText = (value, ...rest) => fill(strip(value), ...rest);
+  text.strokeText = (value, ...rest) => strokeText(strip(value), ...rest);
+  text.measureText = (value) => measure(strip(value));
+}
+
 export async function renderPage(document: PDFDocumentProxy, pageNumber: number): Promise<RenderedPage> {
   const page = await document.getPage(pageNumber);
   try {
@@ -88,6 +122,7 @@ export async function renderPage(document: PDFDocumentProxy, pageNumber: number)
     const height = Math.max(1, Math.floor(viewport.height));
     const canvas = createCanvas(width, height);
     const context = canvas.getContext('2d');
+    withoutNul(context);
     // Transparent pixels would show the viewer's background through blank areas of the page.
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, width, height);

@@ -60,6 +60,7 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
         const { verifyPdf } = await import('../verification/verify-pdf.ts');
         const value = await verifyPdf(request.bytes, {
           anchors: request.anchors,
+          currentCrls: request.currentCrls,
           now: new Date(request.now),
         });
         return { type: 'result', id: request.id, value };

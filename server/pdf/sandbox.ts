@@ -20,6 +20,7 @@ import { pino, type Logger } from 'pino';
 import type { PdfSandboxLimits } from '../config.ts';
 import { logOptions } from '../http/logging.ts';
 import type { VerificationOutcome } from '../verification/report.ts';
+import type { TrustContext } from '../verification/trust.ts';
 import type { PdfInspection } from './inspect-bytes.ts';
 import type { SandboxReply, SandboxRequest } from './sandbox-protocol.ts';
 import { patchedWorkerUrl } from './stream-limit.ts';
@@ -88,8 +89,20 @@ function residentBytes(pid: number): number | null {
   }
 }
 
+/** The program a sandbox runs: its boot script, and the environment it needs besides its limits. */
+export type SandboxProgram = { entry: string; env: () => Record<string, string> };
+
+const RENDERER: SandboxProgram = {
+  entry: CHILD_ENTRY,
+  env: () => ({ PARAPH_SANDBOX_WORKER: patchedWorkerUrl(), PARAPH_SANDBOX_LOADER: TSX_LOADER }),
+};
+
+/** The loader the server runs under, for a boot script that imports TypeScript after its libraries. */
+export const SANDBOX_TSX_LOADER = TSX_LOADER;
+
 export class PdfSandbox {
   readonly limits: PdfSandboxLimits;
+  readonly program: SandboxProgram;
   // Page images are background work: on a small machine the API's requests go first. An upload's
   // inspection is what a person waits for, so it keeps the server's own priority.
   readonly niceness: number;
@@ -104,9 +117,10 @@ export class PdfSandbox {
   #openKey: string | null = null;
   #openPages = 0;
 
-  constructor(limits: PdfSandboxLimits, niceness = 0) {
+  constructor(limits: PdfSandboxLimits, niceness = 0, program: SandboxProgram = RENDERER) {
     this.limits = limits;
     this.niceness = niceness;
+    this.program = program;
   }
 
   /** Starts the child now, so that the first request does not wait for pdfjs to load. */
@@ -131,13 +145,14 @@ export class PdfSandbox {
   }
 
   /** The signature report of `bytes` (server/verification/verify-pdf.ts), made in the child. */
-  verify(bytes: Uint8Array, anchors: readonly Uint8Array[], now: Date): Promise<VerificationOutcome> {
+  verify(bytes: Uint8Array, trust: TrustContext, now: Date): Promise<VerificationOutcome> {
     return this.#exclusive(async () => {
       const request = {
         type: 'verify' as const,
         id: 0,
         bytes,
-        anchors: [...anchors],
+        anchors: trust.anchors,
+        currentCrls: trust.currentCrls,
         now: now.toISOString(),
       };
       return (await this.#call(request, VERIFY_TIMEOUT_MS)) as VerificationOutcome;
@@ -166,6 +181,11 @@ export class PdfSandbox {
         height: value.height,
       };
     });
+  }
+
+  /** One request of the program's own protocol, answered within `timeoutMs` or failed with `timeout`. */
+  request(request: { type: string; [field: string]: unknown }, timeoutMs: number): Promise<unknown> {
+    return this.#exclusive(() => this.#call({ ...request, id: 0 } as unknown as SandboxRequest, timeoutMs));
   }
 
   /** Kills the child now; a request in flight fails with `stopped`. A later request starts a new child. */
@@ -250,15 +270,14 @@ export class PdfSandbox {
       return this.#ready.then(() => child);
     }
     this.#killReason = null;
-    const child = fork(CHILD_ENTRY, [], {
+    const child = fork(this.program.entry, [], {
       execArgv: [`--max-old-space-size=${this.limits.memoryMb}`],
       // Only what the child needs: no database URL, no keys.
       env: {
         PATH: process.env.PATH ?? '',
         ...(process.env.TMPDIR === undefined ? {} : { TMPDIR: process.env.TMPDIR }),
         PARAPH_SANDBOX_LIMITS: JSON.stringify(this.limits),
-        PARAPH_SANDBOX_WORKER: patchedWorkerUrl(),
-        PARAPH_SANDBOX_LOADER: TSX_LOADER,
+        ...this.program.env(),
       },
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

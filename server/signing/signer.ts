@@ -3,6 +3,7 @@
 // certificate authority with pdf-lib stamps and a PAdES signature; an HSM or a trust service provider
 // would implement the same type.
 import type { SmartCardType } from './smart-card-type.ts';
+import type { StampLocale } from './stamp-text.ts';
 
 /** Where the visible signature goes. */
 export type SignaturePlacement =
@@ -23,6 +24,8 @@ export type SignatureRequest = {
   pdf: Uint8Array;
   signer: SignerIdentity;
   smartCardType: SmartCardType;
+  /** The signer's profile language: the stamp's labels, date and level are written in it. */
+  locale: StampLocale;
   location: string;
   reason: string;
   signedAt: Date;
@@ -30,6 +33,9 @@ export type SignatureRequest = {
   // How many signatures this document already carries from this flow (0 for the first): decides
   // where on a shared signature page this one's box goes.
   signatureIndex: number;
+  // This signature ends the flow (or is the owner's own): a document time-stamp over the whole file
+  // follows it (PAdES B-LTA).
+  completesFlow?: boolean;
 };
 
 export type SignatureResult = {

@@ -1,5 +1,6 @@
 // The visible signature: a box of 28 % × 15 % of the page width (spec 001 §9) with the signer's name, the
-// date, the location, the reason and the level. The box is the appearance stream of the signature's widget,
+// date, the location, the reason and the level, in the signer's language (./stamp-text.ts) and in fonts
+// that draw any script (./fonts.ts). The box is the appearance stream of the signature's widget,
 // not page content, so a later signer's stamp is an annotation added beside the earlier signatures: the
 // kind of change a reader allows after a signature, where rewriting a page's content is not.
 // Placement fractions are of the page as it is shown (after /Rotate), as the placement editor sees it.
@@ -8,9 +9,10 @@ import {
   PDFArray,
   PDFDict,
   PDFName,
-  PDFRef,
+  PDFOperator,
+  PDFOperatorNames,
+  PDFSignature,
   StandardFonts,
-  rgb,
   beginText,
   endText,
   fill,
@@ -18,19 +20,35 @@ import {
   popGraphicsState,
   pushGraphicsState,
   rectangle,
+  setCharacterSqueeze,
   setFillingRgbColor,
   setFontAndSize,
   setLineWidth,
   setStrokingRgbColor,
-  showText,
+  setTextRise,
   stroke,
+  type PDFContext,
   type PDFDocument,
-  type PDFFont,
-  type PDFOperator,
+  type PDFHexString,
   type PDFPage,
+  type PDFRef,
 } from 'pdf-lib';
+import {
+  DocumentFonts,
+  endsRightToLeft,
+  faceMetrics,
+  faceText,
+  isLineControl,
+  joinFaced,
+  primaryFace,
+  shapeLine,
+  sliceFaced,
+  yieldToEventLoop,
+  type FacedText,
+  type ShapedLine,
+} from './fonts.ts';
 import { PresignError, type SignatureRequest } from './signer.ts';
-import type { SmartCardType } from './smart-card-type.ts';
+import { stampTexts } from './stamp-text.ts';
 
 export const STAMP_BOX = { width: 0.28, height: 0.15 } as const;
 
@@ -47,6 +65,20 @@ const GRID = {
   maxColumns: 2,
 };
 
+const A4 = { width: 595.28, height: 841.89 } as const;
+/**
+ * A signature page copies the size of the document's first page that is a sane sheet: each side from
+ * 10 cm (a little under A6's short side) to A0's long side, and at most three times as long as it is
+ * wide (the grid needs the height). Otherwise (a 3 × 3 pt label, a MediaBox of [0 0 0 0], a banner) it is A4.
+ */
+export const SIGNATURE_PAGE_BOUNDS = { minSide: 283.46, maxSide: 3370.39, maxAspect: 3 } as const;
+
+/**
+ * On a page narrower than A6 (297.64 pt) the inline box keeps the size it has on A6, where the stamp's
+ * five lines fit at the smallest text size; a page too small to hold that box is refused.
+ */
+export const MIN_STAMP_PAGE_WIDTH = 297.64;
+
 export type StampResult = {
   page: PDFPage;
   /** The widget's rectangle in the page's user space: [x1, y1, x2, y2]. */
@@ -56,25 +88,26 @@ export type StampResult = {
 
 type DisplayBox = { left: number; top: number; width: number; height: number };
 
-export function smartCardLevelText(type: SmartCardType): string {
-  const match = /^(personal|business)_level(\d)$/.exec(type);
-  if (!match) return 'Standard level';
-  return `${match[1] === 'personal' ? 'Personal' : 'Business'} level ${match[2]}`;
-}
-
-/** "2024-05-01 14:03:09 UTC": the ISO date and the UTC time. */
-export function stampDate(date: Date): string {
-  return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 19)} UTC`;
-}
-
 function rotationOf(page: PDFPage): 0 | 90 | 180 | 270 {
   const angle = (((Math.round(page.getRotation().angle / 90) * 90) % 360) + 360) % 360;
   return angle === 90 || angle === 180 || angle === 270 ? angle : 0;
 }
 
+// The crop box with its corners in order: a box written [x2 y2 x1 y1] is the same rectangle to a reader.
+function visibleBox(page: PDFPage): { x: number; y: number; width: number; height: number } {
+  const { x, y, width, height } = page.getCropBox();
+  const finite = (value: number) => (Number.isFinite(value) ? value : 0);
+  return {
+    x: Math.min(finite(x), finite(x) + finite(width)),
+    y: Math.min(finite(y), finite(y) + finite(height)),
+    width: Math.abs(finite(width)),
+    height: Math.abs(finite(height)),
+  };
+}
+
 /** The page's size as a reader shows it. */
 export function displaySize(page: PDFPage): { width: number; height: number } {
-  const box = page.getCropBox();
+  const box = visibleBox(page);
   const rotation = rotationOf(page);
   return rotation === 90 || rotation === 270
     ? { width: box.height, height: box.width }
@@ -83,7 +116,7 @@ export function displaySize(page: PDFPage): { width: number; height: number } {
 
 // A point given from the shown page's top-left corner, in the page's user space.
 function toUserSpace(page: PDFPage, dx: number, dy: number): [number, number] {
-  const { x, y, width, height } = page.getCropBox();
+  const { x, y, width, height } = visibleBox(page);
   switch (rotationOf(page)) {
     case 90:
       return [x + dy, y + dx];
@@ -110,150 +143,207 @@ function appearanceMatrix(page: PDFPage): number[] {
   }
 }
 
-/**
- * Text a standard font can show. It is composed first (NFC), so an accent typed as a combining mark is
- * drawn like the precomposed letter; anything still outside the font's (WinAnsi) set becomes '?', and
- * controls a space. The certificate and the signature dictionary keep the text as it was.
- */
-export function encodableText(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
-  let result = '';
-  for (const char of text.normalize('NFC')) {
-    const code = char.codePointAt(0) ?? 0;
-    const isControl = code < 0x20 || (code >= 0x7f && code <= 0x9f);
-    result += isControl ? ' ' : supported.has(code) ? char : '?';
-  }
-  return result;
-}
+// ------------------------------------------------------------------ the text in the box
 
 // The smallest size the stamp's text shrinks to before a field is cut: still legible printed at 100 %.
-// A box too small for even that (a very narrow page) keeps its largest size that fits one line a field.
+// A box too small for even that keeps its largest size that fits one line a field.
 export const STAMP_MIN_TEXT_SIZE = 6;
 const NAME_SCALE = 1.1;
 const LINE_SPACING = 1.2;
 const SIZE_STEP = 0.1;
-// In WinAnsi, so Helvetica draws it.
 const ELLIPSIS = '\u2026';
 
-// cutRank: when the box cannot hold everything, fields take their further lines in turn by this rank.
-type StampField = { text: string; isBold: boolean; cutRank?: number };
-type StampLine = { text: string; isBold: boolean; size: number };
-type StampFonts = { regular: PDFFont; bold: PDFFont };
+/**
+ * One field of the stamp. `direction`: the paragraph direction of its lines, that of the name's first
+ * letter (an Arabic name reads right to left), left to right for a label in en, es or fr.
+ * cutRank: when the box cannot hold everything, fields take their further lines in turn by this rank.
+ */
+type StampField = {
+  text: FacedText;
+  isBold: boolean;
+  direction: 'ltr' | 'auto';
+  cutRank?: number;
+  /** The ellipsis in this field's weight, for a line cut short. */
+  ellipsis: FacedText;
+};
+/** A line of a field: the field's text from `start` to `end` (UTF-16), and an ellipsis if it was cut. */
+type LineRange = { field: StampField; start: number; end: number; cut: boolean; size: number };
+/** A line as it is drawn; `squeeze`, the horizontal scaling that keeps it in the box (1 but in theory). */
+type StampLine = LineRange & { text: FacedText; shaped: ShapedLine; squeeze: number };
+
+type Word = { start: number; end: number; width: number };
 
 /**
- * A font's advance widths, one character at a time. `showText` draws without kerning, while pdf-lib's
- * widthOfTextAtSize adds the kerning of each pair (narrower than what is drawn), so a line is measured
- * as the sum of its characters' own widths: exactly what a reader advances.
+ * Every width the layout asks for, in em, cached per field (a layout tries many sizes). A line of whole
+ * words is measured as the sum of its words and the spaces between them, each shaped once: shaping does
+ * not reach across a space (Arabic letters do not join over one), and shaping every candidate line
+ * made a long Arabic reason cost 50 ms. Should a drawn line still come out wider than its sum, it is
+ * drawn narrowed to fit (a StampLine's `squeeze`).
  */
-type Metrics = { font: PDFFont; advances: Map<string, number> };
-type StampMetrics = { regular: Metrics; bold: Metrics };
+class Measure {
+  private readonly shaped = new Map<StampField, Map<string, ShapedLine>>();
+  private readonly words = new Map<StampField, { words: Word[]; gaps: number[] }>();
 
-function metricsOf(fonts: StampFonts): StampMetrics {
-  return {
-    regular: { font: fonts.regular, advances: new Map() },
-    bold: { font: fonts.bold, advances: new Map() },
-  };
-}
-
-function widthOf(metrics: Metrics, text: string, size: number): number {
-  let total = 0;
-  for (const char of text) {
-    let advance = metrics.advances.get(char);
-    if (advance === undefined) {
-      advance = metrics.font.widthOfTextAtSize(char, 1);
-      metrics.advances.set(char, advance);
+  /** The line from `start` to `end` as it is drawn. */
+  line(field: StampField, start: number, end: number, cut = false): ShapedLine {
+    let byRange = this.shaped.get(field);
+    if (byRange === undefined) {
+      byRange = new Map();
+      this.shaped.set(field, byRange);
     }
-    total += advance;
+    const key = `${start}:${end}:${cut}`;
+    let shaped = byRange.get(key);
+    if (shaped === undefined) {
+      shaped = shapeLine(lineText(field, start, end, cut), field.direction);
+      byRange.set(key, shaped);
+    }
+    return shaped;
   }
-  return total * size;
+
+  /** The field's words, split at spaces, and the width of the spaces before each. */
+  wordsOf(field: StampField): { words: Word[]; gaps: number[] } {
+    let found = this.words.get(field);
+    if (found === undefined) {
+      const text = field.text.text;
+      const words = [...text.matchAll(/[^ ]+/g)].map((match) => {
+        const start = match.index;
+        const end = start + match[0].length;
+        return { start, end, width: this.line(field, start, end).width };
+      });
+      const gaps = words.map((word, index) => {
+        const before = words[index - 1];
+        return before === undefined ? 0 : this.line(field, before.end, word.start).width;
+      });
+      found = { words, gaps };
+      this.words.set(field, found);
+    }
+    return found;
+  }
 }
 
-const metricsFor = (metrics: StampMetrics, isBold: boolean): Metrics =>
-  isBold ? metrics.bold : metrics.regular;
+// A line cut short ends in an ellipsis; after right-to-left text a right-to-left mark keeps the
+// ellipsis at that text's end (its left), where the reader finds the cut.
+const RLM: FacedText = { text: '\u200f', faces: [null] };
+
+function lineText(field: StampField, start: number, end: number, cut: boolean): FacedText {
+  const kept = sliceFaced(field.text, start, end);
+  if (!cut) return kept;
+  return endsRightToLeft(kept.text) ? joinFaced(kept, field.ellipsis, RLM) : joinFaced(kept, field.ellipsis);
+}
+
 const sizeOf = (isBold: boolean, size: number): number =>
   isBold ? Math.round(size * NAME_SCALE * 100) / 100 : size;
 
 /** Greedy wrap at spaces; a word longer than a whole line is broken between characters. */
-function wrapText(metrics: Metrics, text: string, size: number, width: number): string[] {
-  const space = widthOf(metrics, ' ', size);
-  const lines: string[] = [];
-  let line = '';
+function wrapField(measure: Measure, field: StampField, size: number, width: number): [number, number][] {
+  const limit = width / size;
+  const { words, gaps } = measure.wordsOf(field);
+  const lines: [number, number][] = [];
+  let line: [number, number] | null = null;
   let lineWidth = 0;
-  for (const word of text.split(/ +/)) {
-    if (word === '') continue;
-    const wordWidth = widthOf(metrics, word, size);
-    const joinedWidth = line === '' ? wordWidth : lineWidth + space + wordWidth;
-    if (joinedWidth <= width) {
-      line = line === '' ? word : `${line} ${word}`;
-      lineWidth = joinedWidth;
-    } else if (wordWidth <= width) {
-      if (line !== '') lines.push(line);
-      line = word;
-      lineWidth = wordWidth;
-    } else {
-      // Too wide for any line: it starts on the current one and goes on over as many as it takes.
-      let rest = line === '' ? '' : `${line} `;
-      let restWidth = line === '' ? 0 : lineWidth + space;
-      for (const char of word) {
-        const charWidth = widthOf(metrics, char, size);
-        if (rest !== '' && restWidth + charWidth > width) {
-          lines.push(rest.trimEnd());
-          rest = '';
-          restWidth = 0;
-        }
-        rest += char;
-        restWidth += charWidth;
-      }
-      line = rest;
-      lineWidth = restWidth;
+  words.forEach((word, index) => {
+    const gap = gaps[index] ?? 0;
+    if (line !== null && lineWidth + gap + word.width <= limit) {
+      line[1] = word.end;
+      lineWidth += gap + word.width;
+      return;
     }
-  }
-  if (line !== '' || lines.length === 0) lines.push(line);
+    if (word.width <= limit) {
+      if (line !== null) lines.push(line);
+      line = [word.start, word.end];
+      lineWidth = word.width;
+      return;
+    }
+    // Too wide for any line: it starts on the current one and goes on over as many as it takes.
+    let pieceStart = word.start;
+    let before = line === null ? null : lineWidth + gap;
+    for (const char of field.text.text.slice(word.start, word.end).matchAll(/./gsu)) {
+      const charEnd = word.start + char.index + char[0].length;
+      const charStart = charEnd - char[0].length;
+      const piece = measure.line(field, pieceStart, charEnd).width;
+      if (line === null || before === null) {
+        line = [pieceStart, charEnd];
+        before = 0;
+        lineWidth = piece;
+      } else if (before + piece <= limit) {
+        line[1] = charEnd;
+        lineWidth = before + piece;
+      } else {
+        lines.push(line);
+        pieceStart = charStart;
+        line = [charStart, charEnd];
+        before = 0;
+        lineWidth = measure.line(field, charStart, charEnd).width;
+      }
+    }
+  });
+  if (line !== null) lines.push(line);
+  if (lines.length === 0) lines.push([0, 0]);
   return lines;
 }
 
-/** The first `count` lines of a wrapped field, the last one ending in an ellipsis when text is left over. */
-function cutLines(metrics: Metrics, wrapped: readonly string[], count: number, size: number, width: number) {
-  if (wrapped.length <= count) return [...wrapped];
-  const room = width - widthOf(metrics, ELLIPSIS, size);
-  let kept = '';
-  let keptWidth = 0;
-  for (const char of wrapped.slice(count - 1).join(' ')) {
-    const charWidth = widthOf(metrics, char, size);
-    if (keptWidth + charWidth > room) break;
-    kept += char;
-    keptWidth += charWidth;
+/** The first `count` lines of a wrapped field, the last one cut short with an ellipsis when text is left over. */
+function cutField(
+  measure: Measure,
+  field: StampField,
+  wrapped: readonly [number, number][],
+  count: number,
+  size: number,
+  width: number,
+): { start: number; end: number; cut: boolean }[] {
+  const whole = wrapped.map(([start, end]) => ({ start, end, cut: false }));
+  if (wrapped.length <= count) return whole;
+  const start = wrapped[count - 1]?.[0] ?? 0;
+  const text = field.text.text;
+  // Where the kept text may end: after a character, with no space before the ellipsis.
+  const ends = [...text.slice(start).matchAll(/./gsu)]
+    .map((char) => start + char.index + char[0].length)
+    .filter((end) => text[end - 1] !== ' ');
+  const fits = (end: number) => measure.line(field, start, end, true).width * size <= width;
+  let low = 0;
+  let high = ends.length - 1;
+  let best = start;
+  // The widest prefix that fits with its ellipsis; a width can shrink by a character (a joined
+  // Arabic form), so what the search finds is checked and walked back if need be.
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    const end = ends[middle] ?? start;
+    if (fits(end)) {
+      best = end;
+      low = middle + 1;
+    } else high = middle - 1;
   }
-  return [...wrapped.slice(0, count - 1), `${kept.trimEnd()}${ELLIPSIS}`];
+  while (best > start && !fits(best)) best = ends.filter((end) => end < best).at(-1) ?? start;
+  return [...whole.slice(0, count - 1), { start, end: best, cut: true }];
 }
 
+type LineMetrics = { ascent: number; descent: number };
+
 /** From the first line's top (its ascender) to the last line's descender, at these sizes. */
-function blockHeight(lines: readonly { isBold: boolean; size: number }[], fonts: StampFonts): number {
+function blockHeight(lines: readonly { size: number }[], metrics: LineMetrics): number {
   const first = lines[0];
   const last = lines.at(-1);
   if (first === undefined || last === undefined) return 0;
-  const fontOf = (isBold: boolean) => (isBold ? fonts.bold : fonts.regular);
-  const ascent = fontOf(first.isBold).heightAtSize(first.size, { descender: false });
-  const lastFont = fontOf(last.isBold);
-  const descent = lastFont.heightAtSize(last.size) - lastFont.heightAtSize(last.size, { descender: false });
   const steps = lines.slice(1).reduce((total, line) => total + LINE_SPACING * line.size, 0);
-  return ascent + steps + descent;
+  return metrics.ascent * first.size + steps + metrics.descent * last.size;
 }
 
 function linesAt(
+  measure: Measure,
   fields: readonly StampField[],
   counts: readonly number[] | null,
   size: number,
   width: number,
-  metrics: StampMetrics,
-): StampLine[] {
+): LineRange[] {
   return fields.flatMap((field, index) => {
-    const fieldMetrics = metricsFor(metrics, field.isBold);
     const lineSize = sizeOf(field.isBold, size);
-    const wrapped = wrapText(fieldMetrics, field.text, lineSize, width);
+    const wrapped = wrapField(measure, field, lineSize, width);
     const count = counts?.[index];
-    const texts = count === undefined ? wrapped : cutLines(fieldMetrics, wrapped, count, lineSize, width);
-    return texts.map((text) => ({ text, isBold: field.isBold, size: lineSize }));
+    const ranges =
+      count === undefined
+        ? wrapped.map(([start, end]) => ({ start, end, cut: false }))
+        : cutField(measure, field, wrapped, count, lineSize, width);
+    return ranges.map((range) => ({ ...range, field, size: lineSize }));
   });
 }
 
@@ -266,26 +356,59 @@ function linesAt(
 function layoutStampText(
   fields: readonly StampField[],
   box: { width: number; height: number; maxSize: number },
-  fonts: StampFonts,
+  metrics: LineMetrics,
 ): StampLine[] {
+  const measure = new Measure();
+  return layoutWith(measure, fields, box, metrics).map((range) => {
+    const shaped = measure.line(range.field, range.start, range.end, range.cut);
+    const drawnWidth = shaped.width * range.size;
+    return {
+      ...range,
+      text: lineText(range.field, range.start, range.end, range.cut),
+      shaped,
+      // A line whose words shaped together came out wider than apart is narrowed to the box.
+      squeeze: drawnWidth > box.width ? box.width / drawnWidth : 1,
+    };
+  });
+}
+
+function layoutWith(
+  measure: Measure,
+  fields: readonly StampField[],
+  box: { width: number; height: number; maxSize: number },
+  metrics: LineMetrics,
+): LineRange[] {
   const { width, height } = box;
-  const metrics = metricsOf(fonts);
-  const fits = (lines: readonly StampLine[]) => blockHeight(lines, fonts) <= height;
+  const fits = (lines: readonly LineRange[]) => blockHeight(lines, metrics) <= height;
   // The size at which one line a field exactly fills the height: nothing can be larger, and the
   // minimum is never above it.
-  const oneLineEach = fields.map((field) => ({ isBold: field.isBold, size: sizeOf(field.isBold, 1) }));
-  const largest = Math.min(box.maxSize, height / blockHeight(oneLineEach, fonts));
+  const oneLineEach = fields.map((field) => ({ size: sizeOf(field.isBold, 1) }));
+  const largest = Math.min(box.maxSize, height / blockHeight(oneLineEach, metrics));
   const smallest = Math.min(largest, STAMP_MIN_TEXT_SIZE);
-  for (let step = 0; largest - step * SIZE_STEP > smallest; step += 1) {
-    const lines = linesAt(fields, null, Math.round((largest - step * SIZE_STEP) * 100) / 100, width, metrics);
-    if (fits(lines)) return lines;
+  // The sizes from the largest down in steps of 0.1 pt, searched by halves for the first whose lines
+  // fit: a smaller size never needs more lines (each holds more), so once one fits all smaller ones do.
+  const sizeAt = (step: number) => Math.round((largest - step * SIZE_STEP) * 100) / 100;
+  let low = 0;
+  let high = Math.max(0, Math.ceil((largest - smallest) / SIZE_STEP) - 1);
+  let found: LineRange[] | null = null;
+  while (low <= high) {
+    const step = Math.floor((low + high) / 2);
+    if (sizeAt(step) <= smallest) {
+      high = step - 1;
+      continue;
+    }
+    const lines = linesAt(measure, fields, null, sizeAt(step), width);
+    if (fits(lines)) {
+      found = lines;
+      high = step - 1;
+    } else low = step + 1;
   }
-  const whole = linesAt(fields, null, smallest, width, metrics);
+  if (found !== null) return found;
+  const whole = linesAt(measure, fields, null, smallest, width);
   if (fits(whole)) return whole;
 
   const needed = fields.map(
-    (field) =>
-      wrapText(metricsFor(metrics, field.isBold), field.text, sizeOf(field.isBold, smallest), width).length,
+    (field) => wrapField(measure, field, sizeOf(field.isBold, smallest), width).length,
   );
   const counts = fields.map(() => 1);
   const order = fields
@@ -298,34 +421,76 @@ function layoutStampText(
     for (const index of order) {
       if ((counts[index] ?? 0) >= (needed[index] ?? 0)) continue;
       const tried = counts.map((count, at) => (at === index ? count + 1 : count));
-      if (!fits(linesAt(fields, tried, smallest, width, metrics))) continue;
+      if (!fits(linesAt(measure, fields, tried, smallest, width))) continue;
       counts[index] = tried[index] ?? 1;
       added = true;
     }
   }
-  return linesAt(fields, counts, smallest, width, metrics);
+  return linesAt(measure, fields, counts, smallest, width);
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * A shaped line as text-showing operators, starting where the text position is: each run in its font,
+ * its glyphs in one TJ whose numbers move the pen where the layout placed it (kerning, a mark over its
+ * letter), a glyph raised or lowered (an Arabic mark) by its own text rise.
+ */
+function showLine(
+  context: PDFContext,
+  fonts: DocumentFonts,
+  shaped: ShapedLine,
+  size: number,
+): PDFOperator[] {
+  const operators: PDFOperator[] = [];
+  for (const run of shaped.runs) {
+    operators.push(setFontAndSize(fonts.resourceName(run.face), size));
+    const codes = fonts.encode(run);
+    let items: (PDFHexString | number)[] = [];
+    const adjust = (em: number) => {
+      // A TJ number moves the pen left by thousandths of the size: a move right is negative.
+      const value = round3(-em * 1000);
+      if (value === 0) return;
+      const last = items.at(-1);
+      if (typeof last === 'number') items[items.length - 1] = round3(last + value);
+      else items.push(value);
+    };
+    const flush = () => {
+      if (items.length > 0) {
+        operators.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [context.obj(items)]));
+      }
+      items = [];
+    };
+    run.glyphs.forEach((glyph, index) => {
+      const code = codes[index];
+      if (code === undefined) return;
+      const raised = glyph.yOffset !== 0;
+      if (raised) {
+        flush();
+        operators.push(setTextRise(round3(glyph.yOffset * size)));
+      }
+      adjust(glyph.xOffset);
+      items.push(code);
+      adjust(glyph.advance - glyph.xOffset - glyph.fontAdvance);
+      if (raised) {
+        flush();
+        operators.push(setTextRise(0));
+      }
+    });
+    flush();
+  }
+  return operators;
 }
 
 function stampOperators(
+  context: PDFContext,
+  fonts: DocumentFonts,
   box: { width: number; height: number },
-  fields: readonly StampField[],
-  fonts: StampFonts,
+  lines: readonly StampLine[],
+  padding: number,
+  metrics: LineMetrics,
 ): PDFOperator[] {
   const { width, height } = box;
-  // The padding also holds what a glyph draws past the font's ascender and descender: an accent on a
-  // capital rises at most a quarter of the size above it, under half the padding at the largest size.
-  const padding = Math.min(width, height) * 0.08;
-  const inner = { width: width - 2 * padding, height: height - 2 * padding };
-  // At most as large as the widest fixed line (the date) allows on one line.
-  const dateWidth = widthOf(metricsOf(fonts).regular, stampDate(new Date(0)), 1);
-  const maxSize = Math.min(height * 0.16, (0.97 * inner.width) / dateWidth);
-  const encoded = fields.map((field) => ({
-    ...field,
-    text: encodableText(field.isBold ? fonts.bold : fonts.regular, field.text)
-      .replace(/ +/g, ' ')
-      .trim(),
-  }));
-  const lines = layoutStampText(encoded, { ...inner, maxSize }, fonts);
   const operators: PDFOperator[] = [
     pushGraphicsState(),
     setFillingRgbColor(0.96, 0.97, 1),
@@ -339,22 +504,101 @@ function stampOperators(
     beginText(),
   ];
   lines.forEach((line, index) => {
-    const font = line.isBold ? fonts.bold : fonts.regular;
-    if (index === 0) {
-      operators.push(
-        moveText(padding, height - padding - font.heightAtSize(line.size, { descender: false })),
-      );
-    } else {
-      operators.push(moveText(0, -LINE_SPACING * line.size));
-    }
+    const squeezed = line.squeeze < 1;
     operators.push(
-      setFontAndSize(line.isBold ? 'F2' : 'F1', line.size),
-      showText(font.encodeText(line.text)),
+      index === 0
+        ? moveText(padding, height - padding - metrics.ascent * line.size)
+        : moveText(0, -LINE_SPACING * line.size),
+      ...(squeezed ? [setCharacterSqueeze(Math.floor(line.squeeze * 10000) / 100)] : []),
+      ...showLine(context, fonts, line.shaped, line.size),
+      ...(squeezed ? [setCharacterSqueeze(100)] : []),
     );
   });
   operators.push(endText(), popGraphicsState());
   return operators;
 }
+
+/** What the stamp draws: each line's text and its width, against the box's inner width. */
+export type StampLayout = {
+  box: { width: number; height: number };
+  padding: number;
+  lines: { text: string; size: number; width: number }[];
+};
+
+// Control characters become spaces and runs of spaces one (a no-break space stays: French puts one
+// before its colon).
+const oneLine = (text: string) =>
+  [...text]
+    .map((char) => (isLineControl(char.codePointAt(0) ?? 0) ? ' ' : char))
+    .join('')
+    .replace(/ +/g, ' ')
+    .trim();
+
+async function stampFields(request: SignatureRequest): Promise<StampField[]> {
+  const texts = stampTexts(request.locale, request.signedAt, request.smartCardType);
+  const [regularEllipsis, boldEllipsis] = await Promise.all([
+    faceText(ELLIPSIS, 'regular'),
+    faceText(ELLIPSIS, 'bold'),
+  ]);
+  const field = async (
+    text: string,
+    options: { isBold?: boolean; direction?: 'ltr' | 'auto'; cutRank?: number } = {},
+  ): Promise<StampField> => {
+    const isBold = options.isBold ?? false;
+    return {
+      text: await faceText(oneLine(text), isBold ? 'bold' : 'regular'),
+      isBold,
+      direction: options.direction ?? 'ltr',
+      ...(options.cutRank === undefined ? {} : { cutRank: options.cutRank }),
+      ellipsis: isBold ? boldEllipsis : regularEllipsis,
+    };
+  };
+  // Short of room, the name keeps the most, then the reason (the signer's own words), then the location.
+  return Promise.all([
+    field(request.signer.fullName, { isBold: true, direction: 'auto', cutRank: 0 }),
+    field(texts.date),
+    field(texts.location(oneLine(request.location)), { cutRank: 2 }),
+    ...(oneLine(request.reason) === '' ? [] : [field(texts.reason(oneLine(request.reason)), { cutRank: 1 })]),
+    field(texts.level),
+  ]);
+}
+
+type LaidOut = { lines: StampLine[]; padding: number; metrics: LineMetrics };
+
+async function layOut(request: SignatureRequest, box: { width: number; height: number }): Promise<LaidOut> {
+  const fields = await stampFields(request);
+  const metrics = faceMetrics(await primaryFace('regular'));
+  // Choosing fonts and laying out are each a stretch of synchronous work: others' turn in between.
+  await yieldToEventLoop();
+  // The padding also holds what a glyph draws past the font's ascender and descender: an Arabic tail
+  // goes about a fifth of the size below Noto Sans's descender, under the padding at any size.
+  const padding = Math.min(box.width, box.height) * 0.08;
+  const inner = { width: box.width - 2 * padding, height: box.height - 2 * padding };
+  // At most as large as the widest fixed line (the date) allows on one line.
+  const date = fields[1];
+  const dateWidth = date === undefined ? 1 : shapeLine(date.text, 'ltr').width;
+  const maxSize = Math.min(box.height * 0.16, (0.97 * inner.width) / Math.max(dateWidth, 1e-6));
+  return { lines: layoutStampText(fields, { ...inner, maxSize }, metrics), padding, metrics };
+}
+
+/** What the stamp of this request draws in a box of this size (points): each line, its size and width. */
+export async function stampLayout(
+  request: SignatureRequest,
+  box: { width: number; height: number },
+): Promise<StampLayout> {
+  const { lines, padding } = await layOut(request, box);
+  return {
+    box,
+    padding,
+    lines: lines.map((line) => ({
+      text: line.text.text,
+      size: line.size,
+      width: line.shaped.width * line.size * line.squeeze,
+    })),
+  };
+}
+
+// ------------------------------------------------------------------ where the box goes
 
 function countSignatureWidgets(page: PDFPage): number {
   const annots = page.node.lookup(PDFName.of('Annots'));
@@ -392,29 +636,60 @@ function gridOf(
   return { columns, rows, lefts, tops };
 }
 
-async function addSignaturePage(doc: PDFDocument, index: number): Promise<PDFPage> {
-  const first = doc.getPage(0);
-  const { width, height } = displaySize(first);
+const isSaneSheet = ({ width, height }: { width: number; height: number }): boolean => {
+  const { minSide, maxSide, maxAspect } = SIGNATURE_PAGE_BOUNDS;
+  const short = Math.min(width, height);
+  const long = Math.max(width, height);
+  return short >= minSide && long <= maxSide && long <= short * maxAspect;
+};
+
+/** The size of a new signature page (see SIGNATURE_PAGE_BOUNDS). */
+export function signaturePageSize(doc: PDFDocument): { width: number; height: number } {
+  return doc.getPages().map(displaySize).find(isSaneSheet) ?? A4;
+}
+
+type PageText = { text: FacedText; size: number; x: number; y: number; gray: number };
+
+async function addSignaturePage(
+  doc: PDFDocument,
+  index: number,
+  request: SignatureRequest,
+  fonts: DocumentFonts,
+): Promise<PDFPage> {
+  const { width, height } = signaturePageSize(doc);
   const page = doc.insertPage(index, [width, height]);
   page.node.set(SIGNATURE_PAGE_MARKER, PDFBool.True);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const texts = stampTexts(request.locale, request.signedAt, request.smartCardType);
   const size = Math.max(10, width * 0.027);
   const left = gridOf(width, height).lefts[0] ?? width * 0.08;
-  page.drawText('Signatures', {
-    x: left,
-    y: height - GRID.topFractionOfHeight * height * 0.55,
-    size,
-    font: bold,
-    color: rgb(0.1, 0.1, 0.1),
-  });
-  page.drawText('This page was added to hold the visible signatures of this document.', {
-    x: left,
-    y: height - GRID.topFractionOfHeight * height * 0.55 - size * 1.5,
-    size: size * 0.55,
-    font: regular,
-    color: rgb(0.35, 0.35, 0.35),
-  });
+  const room = width - 2 * left;
+  const title = await faceText(texts.pageTitle, 'bold');
+  const note = await faceText(texts.pageNote, 'regular');
+  const lines: PageText[] = [
+    { text: title, size, x: left, y: height - GRID.topFractionOfHeight * height * 0.55, gray: 0.1 },
+    {
+      text: note,
+      size: size * 0.55,
+      x: left,
+      y: height - GRID.topFractionOfHeight * height * 0.55 - size * 1.5,
+      gray: 0.35,
+    },
+  ];
+  const operators: PDFOperator[] = [pushGraphicsState()];
+  for (const line of lines) {
+    const shaped = shapeLine(line.text, 'ltr');
+    // A longer sentence in another language shrinks to the grid's width rather than run off the page.
+    const lineSize = Math.min(line.size, room / Math.max(shaped.width, 1e-6));
+    operators.push(
+      setFillingRgbColor(line.gray, line.gray, line.gray),
+      beginText(),
+      moveText(line.x, line.y),
+      ...showLine(doc.context, fonts, shaped, lineSize),
+      endText(),
+    );
+  }
+  operators.push(popGraphicsState());
+  page.pushOperators(...operators);
   return page;
 }
 
@@ -425,8 +700,10 @@ async function addSignaturePage(doc: PDFDocument, index: number): Promise<PDFPag
  */
 async function signaturePageSlot(
   doc: PDFDocument,
+  request: SignatureRequest,
   signPageNumber: number,
-): Promise<{ page: PDFPage; box: DisplayBox }> {
+  fonts: DocumentFonts,
+): Promise<{ page: PDFPage; box: DisplayBox; added: boolean }> {
   const pages = doc.getPages();
   const signaturePages = pages
     .map((page, index) => ({ page, index }))
@@ -435,7 +712,7 @@ async function signaturePageSlot(
     const { width, height } = displaySize(page);
     const grid = gridOf(width, height);
     const used = countSignatureWidgets(page);
-    if (used < grid.columns * grid.rows) return { page, box: gridBox(grid, used, width) };
+    if (used < grid.columns * grid.rows) return { page, box: gridBox(grid, used, width), added: false };
   }
   let insertAt: number;
   const last = signaturePages.at(-1);
@@ -445,9 +722,9 @@ async function signaturePageSlot(
       `Signature page ${signPageNumber} is past the end of a ${pages.length}-page document.`,
     );
   } else insertAt = signPageNumber === 0 ? pages.length : signPageNumber - 1;
-  const page = await addSignaturePage(doc, insertAt);
+  const page = await addSignaturePage(doc, insertAt, request, fonts);
   const { width, height } = displaySize(page);
-  return { page, box: gridBox(gridOf(width, height), 0, width) };
+  return { page, box: gridBox(gridOf(width, height), 0, width), added: true };
 }
 
 function gridBox(grid: ReturnType<typeof gridOf>, slot: number, width: number): DisplayBox {
@@ -460,6 +737,8 @@ function gridBox(grid: ReturnType<typeof gridOf>, slot: number, width: number): 
     height: STAMP_BOX.height * width,
   };
 }
+
+const points = (value: number) => Math.round(value * 10) / 10;
 
 function inlineBox(
   doc: PDFDocument,
@@ -475,8 +754,15 @@ function inlineBox(
     throw new PresignError('The placement is not a number.');
   const page = doc.getPage(pageNumber - 1);
   const { width, height } = displaySize(page);
-  const boxWidth = STAMP_BOX.width * width;
-  const boxHeight = STAMP_BOX.height * width;
+  const scale = Math.max(width, MIN_STAMP_PAGE_WIDTH);
+  const boxWidth = STAMP_BOX.width * scale;
+  const boxHeight = STAMP_BOX.height * scale;
+  if (boxWidth > width || boxHeight > height) {
+    throw new PresignError(
+      `Page ${pageNumber} (${points(width)} × ${points(height)} pt) is too small to hold a legible ` +
+        `signature (${points(boxWidth)} × ${points(boxHeight)} pt): sign on a signature page instead.`,
+    );
+  }
   // The contract allows a top of up to 1 (the box would hang below the page): the box is kept on it.
   const clamp = (value: number, max: number) => Math.min(Math.max(0, value), Math.max(0, max));
   return {
@@ -490,38 +776,67 @@ function inlineBox(
   };
 }
 
+// ------------------------------------------------------------------ visible in every viewer
+
+/**
+ * A form whose /NeedAppearances is true asks the reader to redraw every field's appearance. Poppler
+ * (Evince, Okular, pdftoppm) then redraws a signature field with nothing in it, so the stamp vanished;
+ * Acrobat may redraw and want to save, which breaks the signatures (PDF 2.0 deprecates the flag). So the
+ * flag goes, after every other field without an appearance gets one (pdf-lib draws it in Helvetica, as
+ * a reader would with the form's default). A field it cannot draw (text Helvetica lacks, a form pdf-lib
+ * cannot read) keeps the flag: its value stays visible where readers honour it, which matters more than
+ * our stamp in poppler.
+ */
+async function settleFieldAppearances(doc: PDFDocument): Promise<void> {
+  const acroForm = doc.catalog.lookup(PDFName.of('AcroForm'));
+  if (!(acroForm instanceof PDFDict)) return;
+  if (acroForm.lookup(PDFName.of('NeedAppearances')) !== PDFBool.True) return;
+  // pdf-lib drops an XFA form when it reads the fields: such a form is left as it is.
+  if (acroForm.has(PDFName.of('XFA'))) return;
+  try {
+    const form = doc.getForm();
+    const pending = form.getFields().filter((field) => !(field instanceof PDFSignature));
+    const needing = pending.filter((field) => field.needsAppearancesUpdate());
+    if (needing.length > 0) {
+      const helvetica = await doc.embedFont(StandardFonts.Helvetica);
+      for (const field of needing) field.defaultUpdateAppearances(helvetica);
+    }
+  } catch {
+    return;
+  }
+  acroForm.delete(PDFName.of('NeedAppearances'));
+}
+
+// ------------------------------------------------------------------ the stamp
+
 /** Finds or makes the stamp's place and draws its appearance; the caller attaches it to a widget. */
 export async function placeStamp(doc: PDFDocument, request: SignatureRequest): Promise<StampResult> {
   const { placement } = request;
-  const { page, box } =
+  const fonts = new DocumentFonts();
+  const { page, box, added } =
     placement.kind === 'inline'
-      ? inlineBox(doc, placement.pageNumber, placement.top, placement.left)
-      : await signaturePageSlot(doc, placement.signPageNumber);
+      ? { ...inlineBox(doc, placement.pageNumber, placement.top, placement.left), added: false }
+      : await signaturePageSlot(doc, request, placement.signPageNumber, fonts);
 
   const [x1, y1] = toUserSpace(page, box.left, box.top);
   const [x2, y2] = toUserSpace(page, box.left + box.width, box.top + box.height);
   const rect: StampResult['rect'] = [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
 
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  // Short of room, the name keeps the most, then the reason (the signer's own words), then the location.
-  const fields = [
-    { text: request.signer.fullName, isBold: true, cutRank: 0 },
-    { text: stampDate(request.signedAt), isBold: false },
-    { text: `Location: ${request.location}`, isBold: false, cutRank: 2 },
-    ...(request.reason.trim() === ''
-      ? []
-      : [{ text: `Reason: ${request.reason}`, isBold: false, cutRank: 1 }]),
-    { text: smartCardLevelText(request.smartCardType), isBold: false },
-  ];
-  const operators = stampOperators(box, fields, { regular, bold });
+  const { lines, padding, metrics } = await layOut(request, box);
   const context = doc.context;
+  await yieldToEventLoop();
+  const operators = stampOperators(context, fonts, box, lines, padding, metrics);
+  const refs = await fonts.embed(context);
+  const fontResources = Object.fromEntries(refs);
+  // A new signature page's heading is drawn with the same fonts.
+  if (added) for (const [name, ref] of refs) page.node.setFontDictionary(PDFName.of(name), ref);
   const appearance = context.register(
     context.formXObject(operators, {
       BBox: [0, 0, box.width, box.height],
       Matrix: appearanceMatrix(page),
-      Resources: { Font: { F1: regular.ref, F2: bold.ref } },
+      Resources: { Font: fontResources },
     }),
   );
+  await settleFieldAppearances(doc);
   return { page, rect, appearance };
 }

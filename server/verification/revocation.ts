@@ -16,7 +16,8 @@ import { checkSignature, digest, digestName } from './algorithms.ts';
 import { bytesOf, OID } from './asn1.ts';
 import { hasExtendedKeyUsage, isIssuedBy, parseCertificate, type ParsedCertificate } from './certificates.ts';
 
-export type EvidenceSource = 'dss' | 'signature';
+// `service`: this deployment's own current CRL, for the certificates its CA issued.
+export type EvidenceSource = 'dss' | 'signature' | 'service';
 
 export type RevocationStatus =
   | { status: 'good'; kind: 'ocsp' | 'crl'; source: EvidenceSource; checkedAt: Date }
@@ -254,9 +255,12 @@ export class RevocationEvidence {
         reason,
       });
     }
-    // A revocation anyone authentic reports outweighs a "good" from older evidence; otherwise the newest.
+    // A revocation anyone authentic reports outweighs a "good" from older evidence; otherwise the newest
+    // "good" the file carries itself (the proof that stays with it), the service's only when it has none.
     const revoked = found.filter((status) => status.status === 'revoked');
-    const pool = revoked.length > 0 ? revoked : found.filter((status) => status.status === 'good');
+    const good = found.filter((status) => status.status === 'good');
+    const carried = good.filter((status) => status.source !== 'service');
+    const pool = revoked.length > 0 ? revoked : carried.length > 0 ? carried : good;
     const chosen = (pool.length > 0 ? pool : found).sort(
       (a, b) => b.checkedAt.getTime() - a.checkedAt.getTime(),
     )[0];

@@ -1,19 +1,17 @@
-// The trust list of verifications: the deployment's CA. A signature whose chain ends anywhere else is
-// reported as "not from this deployment's trust list", whatever else holds.
-import type { Config } from '../config.ts';
-import { loadOrCreateCa } from '../signing/ca.ts';
+// What a verification trusts and knows beyond the file: the deployment's trust anchors (its CA, or the top
+// of the chain an operator gave with PARAPH_CA_CERT), and the CA's current CRL, so that a certificate
+// revoked after the file was signed is reported revoked even though the file's own evidence says "good".
+// A signature whose chain ends anywhere else is reported as "not from this deployment's trust list".
+import type { AppDeps } from '../context.ts';
 
-// Reading the CA checks its key against its certificate: done once per data folder, not per request.
-const loaded = new Map<string, Promise<Uint8Array[]>>();
+export type TrustContext = {
+  /** The DER of every certificate verifications trust as a root. */
+  anchors: Uint8Array[];
+  /** The deployment CA's current CRLs (DER). */
+  currentCrls: Uint8Array[];
+};
 
-/** The DER of every certificate verifications trust as a root. */
-export function trustAnchors(config: Pick<Config, 'dataDir'>): Promise<Uint8Array[]> {
-  let anchors = loaded.get(config.dataDir);
-  if (anchors === undefined) {
-    // Until the deployment CA of server/signing/ca/ replaces it: the data folder's CA, the one that signs.
-    anchors = loadOrCreateCa(config.dataDir).then((ca) => [new Uint8Array(ca.certificateDer)]);
-    anchors.catch(() => loaded.delete(config.dataDir));
-    loaded.set(config.dataDir, anchors);
-  }
-  return anchors;
+export async function trustContext(deps: Pick<AppDeps, 'pki' | 'signingServices'>): Promise<TrustContext> {
+  const [pki, services] = await Promise.all([deps.pki(), deps.signingServices()]);
+  return { anchors: pki.trustAnchors, currentCrls: [await services.crl()] };
 }

@@ -28,6 +28,11 @@ import { reportSignature, type RangeCheck, type SignatureContext } from './signa
 export type VerifyOptions = {
   /** The trust list: the DER of each trusted certificate. */
   anchors: readonly Uint8Array[];
+  /**
+   * CRLs of the trust list's own CA as they stand now (DER): what the file carries says "good" at signing
+   * time; these say whether the certificate was revoked since.
+   */
+  currentCrls?: readonly Uint8Array[];
   /** When the report is made (the clock of the server asking). */
   now: Date;
 };
@@ -166,6 +171,7 @@ export async function verifyPdf(input: Uint8Array, options: VerifyOptions): Prom
 
   const anchors = options.anchors.flatMap((der) => parseCertificate(der) ?? []);
   const evidence = new RevocationEvidence();
+  for (const crl of options.currentCrls ?? []) evidence.addCrl(crl, 'service');
   const dss = readDss(state, evidence);
   const found = findSignatures(state)
     .map((signature) => ({ signature, range: checkRange(bytes, signature) }))

@@ -1,8 +1,8 @@
 // Several instances on one PostgreSQL database: a connection the server ends (a restart, a failover,
 // pg_terminate_backend) never ends the process; while the database cannot be reached every request answers
 // 503 database_unavailable and background jobs wait it out; once it is back everything works again without
-// a restart. Instances started together on a fresh database migrate and seed it once, and refuse to sign
-// under different certificate authorities. PostgreSQL only (vitest.config.ts): run with
+// a restart. Instances started together on a fresh database migrate and seed it once and make one
+// certificate authority, which every instance signs under. PostgreSQL only (vitest.config.ts): run with
 // `sh scripts/pg-test.sh tests/api/database-outage.pg.test.ts`.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,8 +20,10 @@ import { dropPgSchema, openDatabase, type DatabaseLog } from '../../server/db/da
 import { withStartLock } from '../../server/db/start-lock.ts';
 import { startPeriodicJob } from '../../server/jobs/periodic.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '../../server/seed.ts';
+import { generateRsaKey, issueCaCertificate } from '../../server/signing/ca/issue.ts';
 import { checkAtStart } from '../../server/start-checks.ts';
 import { bearer, buildTestApp, type TestApp } from './helpers.ts';
+import { certificatePem, TEST_CA_PASSPHRASE } from './deployment-pki-support.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || null;
 if (DATABASE_URL === null) {
@@ -244,6 +246,7 @@ async function startInstance(dataDir: string, schema: string, env: Record<string
     PARAPH_APP_DIR: path.join(dataDir, 'no-app-built'),
     PARAPH_LOG_LEVEL: 'info',
     DATABASE_URL: databaseUrl,
+    PARAPH_CA_PASSPHRASE: TEST_CA_PASSPHRASE,
     ...env,
   });
   const app = await buildApp(config, {
@@ -314,39 +317,52 @@ describe('instances started together on a fresh database', () => {
       first.deps.db,
     );
     expect(Number(migrations.rows[0]?.count)).toBeGreaterThan(10);
+    const authorities = await first.deps.db
+      .selectFrom('pki_keys')
+      .select('serial_number')
+      .where('role', '=', 'ca')
+      .execute();
+    expect(authorities).toHaveLength(1);
   }, 120_000);
 
-  it('refuse a second certificate authority on one database', async () => {
+  it('sign under the CA in the database, whatever their data folders; a different one is refused', async () => {
     const schema = await freshSchema();
     const first = await startInstance(await dataDir(), schema);
     cleanups.push(() => first.app.close());
+    const deployment = await first.app.deps.pki();
 
-    const otherDir = await dataDir();
-    await expect(startInstance(otherDir, schema)).rejects.toThrow(
+    // Another data folder, nothing copied into it: the same CA.
+    const second = await startInstance(await dataDir(), schema);
+    cleanups.push(() => second.app.close());
+    expect((await second.app.deps.pki()).caFingerprint).toBe(deployment.caFingerprint);
+
+    // Without the deployment's passphrase, an instance does not start.
+    await expect(
+      startInstance(await dataDir(), schema, { PARAPH_CA_PASSPHRASE: 'another passphrase altogether' }),
+    ).rejects.toThrow(/^PARAPH_CA_PASSPHRASE does not open the signing keys kept in the database/);
+
+    // A CA given as files that is not the deployment's is refused, unless it is to replace it, once.
+    const filesDir = await dataDir();
+    const files = await caFiles(filesDir);
+    await expect(startInstance(filesDir, schema, files)).rejects.toThrow(
       new RegExp(
-        `^This instance's signing CA \\(${otherDir.replaceAll('.', '\\.')}/ca, SHA-256 [0-9A-F:]{95}\\) is not ` +
-          'the one the other instances on this database sign with \\(SHA-256 [0-9A-F:]{95}\\)\\. Copy the ca folder',
+        `^This instance's signing CA \\(PARAPH_CA_CERT, SHA-256 [0-9A-F:]{95}\\) is not the one the deployment ` +
+          `signs with \\(SHA-256 ${deployment.caFingerprint}\\)`,
       ),
     );
-    // The same CA, copied over, is welcome.
-    const copiedDir = await dataDir();
-    await fs.cp(path.join(first.app.deps.config.dataDir, 'ca'), path.join(copiedDir, 'ca'), {
-      recursive: true,
-    });
-    const copy = await startInstance(copiedDir, schema);
-    cleanups.push(() => copy.app.close());
-
-    // A deployment that lost its CA for good says so, once; then the old CA is the stranger.
-    const replacing = await startInstance(otherDir, schema, { PARAPH_REPLACE_SIGNING_CA: '1' });
+    const replacing = await startInstance(filesDir, schema, { ...files, PARAPH_REPLACE_SIGNING_CA: '1' });
     cleanups.push(() => replacing.app.close());
     expect(
       logLines(replacing.logs()).some(
         (line) => line.level === WARN && /replaces the one recorded/.test(line.msg ?? ''),
       ),
     ).toBe(true);
-    await expect(checkAtStart(first.app.deps)).rejects.toThrow(/is not the one the other instances/);
+    // The database's CA is now the stranger: an instance without the files is refused.
+    await expect(startInstance(await dataDir(), schema)).rejects.toThrow(
+      /is not the one the deployment signs with/,
+    );
     // Left on, the setting is pointed out: it would let any other CA take over at its every start.
-    const again = await startInstance(otherDir, schema, { PARAPH_REPLACE_SIGNING_CA: '1' });
+    const again = await startInstance(filesDir, schema, { ...files, PARAPH_REPLACE_SIGNING_CA: '1' });
     cleanups.push(() => again.app.close());
     expect(
       logLines(again.logs())
@@ -357,3 +373,17 @@ describe('instances started together on a fresh database', () => {
     );
   }, 120_000);
 });
+
+/** An operator's own CA, given as PEM values (PARAPH_CA_CERT, PARAPH_CA_KEY). */
+async function caFiles(dir: string): Promise<Record<string, string>> {
+  const privateKey = await generateRsaKey(2048);
+  const certificate = await issueCaCertificate(privateKey, {
+    now: new Date(),
+    publicOrigin: 'https://elsewhere.test',
+  });
+  await fs.mkdir(dir, { recursive: true });
+  return {
+    PARAPH_CA_CERT: certificatePem(certificate),
+    PARAPH_CA_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}

@@ -24,6 +24,7 @@ import type {
   SignFlowType,
 } from '../../server/db/schema.ts';
 import { loadContract } from '../../server/http/contract.ts';
+import { TEST_CA_PASSPHRASE } from './deployment-pki-support.ts';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
@@ -64,7 +65,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     PARAPH_DEMO: '0',
     PARAPH_LOG_LEVEL: 'info',
     PARAPH_APP_DIR: options.appDir ?? path.join(dataDir, 'no-app-built'),
-    ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
+    // A fleet's database needs the passphrase its signing keys are sealed under (SQLite makes one up).
+    ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl, PARAPH_CA_PASSPHRASE: TEST_CA_PASSPHRASE }),
     ...options.env,
   });
   const lines: string[] = [];

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { IntlMessageFormat } from 'intl-messageformat';
+import { placeholders } from './catalog-support.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrationsFor } from '../../server/db/migrate.ts';
@@ -56,23 +56,6 @@ describe('mail settings', () => {
     expect(() => loadConfig({ PARAPH_REMINDER_DAYS: 'weekly' })).toThrow(/PARAPH_REMINDER_DAYS/);
   });
 });
-
-// The names each message's placeholders use, from its parsed ICU form.
-function placeholders(message: string): string[] {
-  const names = new Set<string>();
-  type Elements = ReturnType<IntlMessageFormat['getAst']>;
-  const walk = (elements: Elements): void => {
-    for (const element of elements) {
-      if ('value' in element && typeof element.value === 'string' && element.type !== 0)
-        names.add(element.value);
-      if ('options' in element) {
-        for (const option of Object.values(element.options)) walk(option.value);
-      }
-    }
-  };
-  walk(new IntlMessageFormat(message, 'en').getAst());
-  return [...names].sort();
-}
 
 describe('mail catalogs', () => {
   it('have the same messages with the same placeholders in every language', () => {

@@ -379,6 +379,24 @@ describe('the sign pipeline', () => {
     expect((await documentRow(t.deps, id)).state).toBe('signed');
   });
 
+  it('writes the stamp in the signer’s profile language, as it is when they confirm', async () => {
+    const { id } = await storedDocument(t.deps, { ownerId: ada.id, pages: 1 });
+    const versionId = await requestSignature(t, adaToken, id, {
+      smart_card_id: adaCard,
+      location: 'Madrid',
+      sign_page_number: 0,
+    });
+    const settings = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/profiles/update_settings',
+      headers: bearer(adaToken),
+      payload: { settings: { locale: 'es' } },
+    });
+    expect(settings.statusCode).toBe(200);
+    expect(await confirmDocumentVersion(t.deps, input(versionId, ada))).toEqual({ outcome: 'signed' });
+    expect(signer.calls.map((call) => call.locale)).toEqual(['es']);
+  });
+
   it('lets the owner sign a document without a flow, which then is done and downloadable', async () => {
     const { id, pdf } = await storedDocument(t.deps, { ownerId: ada.id, pages: 2 });
     const before = await getDocument(adaToken, id);

@@ -12,26 +12,34 @@ import { createLocalSigner } from '../../server/signing/local-signer.ts';
 import { PresignError, type SignatureRequest, type Signer } from '../../server/signing/signer.ts';
 import { makeDamagedPdf, makeEncryptedPdf, makePdf } from '../fixtures/pdfs.ts';
 import {
+  onlyValidationDataAfterLastSignature,
   parsePdfsigReport,
   signaturePageIndexes,
   signatureWidgetCount,
   type PdfsigSignature,
 } from './pdf-signatures.ts';
+import { certificatePem, openStandalonePki, type StandalonePki } from './deployment-pki-support.ts';
+import { readPpm, type Raster } from './stamp-support.ts';
 
 const run = promisify(execFile);
 
 let workDir: string;
-let dataDir: string;
+let pki: StandalonePki;
+// The deployment's root, which openssl trusts.
+let caFile: string;
 let signer: Signer;
 let fileCounter = 0;
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-signing-'));
-  dataDir = path.join(workDir, 'data');
-  signer = await createLocalSigner({ dataDir });
+  pki = await openStandalonePki(path.join(workDir, 'data'));
+  caFile = path.join(workDir, 'ca.pem');
+  await writeFile(caFile, certificatePem(pki.pki.ca.certificate));
+  signer = createLocalSigner({ pki: pki.pki });
 });
 
 afterAll(async () => {
+  await pki.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -43,6 +51,7 @@ function request(pdf: Uint8Array, overrides: Partial<SignatureRequest> = {}): Si
     pdf,
     signer: ADA,
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'I approve this contract',
     signedAt: new Date('2025-03-04T10:20:30Z'),
@@ -87,7 +96,6 @@ function embeddedSignatures(pdf: Uint8Array): EmbeddedSignature[] {
 async function opensslVerify(signature: EmbeddedSignature): Promise<boolean> {
   const der = await tempFile('cms.der', signature.der);
   const content = await tempFile('content.bin', signature.signedBytes);
-  const caFile = path.join(dataDir, 'ca', 'ca-cert.pem');
   try {
     const files = [
       '-in',
@@ -115,8 +123,6 @@ async function cmsPrint(signature: EmbeddedSignature): Promise<string> {
   return stdout;
 }
 
-type Raster = { width: number; height: number; pixel(x: number, y: number): [number, number, number] };
-
 /** One page rendered by pdftoppm at 50 dpi, read from its PPM output. */
 async function renderPage(pdf: Uint8Array, pageNumber: number): Promise<Raster> {
   const prefix = path.join(workDir, `render-${(fileCounter += 1)}`);
@@ -132,20 +138,7 @@ async function renderPage(pdf: Uint8Array, pageNumber: number): Promise<Raster> 
     file,
     prefix,
   ]);
-  const ppm = await readFile(`${prefix}.ppm`);
-  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
-  if (!header) throw new Error('Not a PPM');
-  const width = Number(header[1]);
-  const height = Number(header[2]);
-  const offset = header[0].length;
-  return {
-    width,
-    height,
-    pixel: (x, y) => {
-      const at = offset + (y * width + x) * 3;
-      return [ppm[at] ?? 0, ppm[at + 1] ?? 0, ppm[at + 2] ?? 0];
-    },
-  };
+  return readPpm(await readFile(`${prefix}.ppm`));
 }
 
 /** How many pixels of the stamp's box (fractions of the shown page, box 28 % x 15 % of its width) are not white. */
@@ -171,7 +164,9 @@ describe('one signer, inline', () => {
     const original = await makePdf({ pages: 2 });
     const result = await signer.sign(request(original));
 
-    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: true, commonName: 'Ada Lovelace' }]);
+    // B-LT: only the signature's validation data (the DSS) follows it.
+    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: false, commonName: 'Ada Lovelace' }]);
+    expect(onlyValidationDataAfterLastSignature(result.pdf)).toBe(true);
     expect(await pageCount(result.pdf)).toBe(2);
     const [signature] = embeddedSignatures(result.pdf);
     expect(signature).toBeDefined();
@@ -227,8 +222,9 @@ describe('two signers in sequence', () => {
     expect(second.sha256Before).toBe(first.sha256After);
     expect(await pdfsig(second.pdf)).toEqual([
       { isValid: true, isTotal: false, commonName: 'Ada Lovelace' },
-      { isValid: true, isTotal: true, commonName: 'Bob Martin' },
+      { isValid: true, isTotal: false, commonName: 'Bob Martin' },
     ]);
+    expect(onlyValidationDataAfterLastSignature(second.pdf)).toBe(true);
     const signatures = embeddedSignatures(second.pdf);
     expect(signatures).toHaveLength(2);
     for (const signature of signatures) expect(await opensslVerify(signature)).toBe(true);
@@ -257,7 +253,7 @@ describe('signature page', () => {
       expect(signatureWidgetCount(doc, index)).toBe(2);
       const checks = await pdfsig(second.pdf);
       expect(checks.map((check) => check.isValid)).toEqual([true, true]);
-      expect(checks.at(-1)?.isTotal).toBe(true);
+      expect(onlyValidationDataAfterLastSignature(second.pdf)).toBe(true);
       const raster = await renderPage(second.pdf, index + 1);
       // Two boxes side by side in the grid's first row.
       expect(inkInBox(raster, 0.19, 0.14).ink).toBeGreaterThan(200);
@@ -284,12 +280,13 @@ describe('signature page', () => {
     const checks = await pdfsig(pdf);
     expect(checks).toHaveLength(11);
     expect(checks.every((check) => check.isValid)).toBe(true);
-    expect(checks.map((check) => check.isTotal)).toEqual([...Array<boolean>(10).fill(false), true]);
+    expect(checks.map((check) => check.isTotal)).toEqual(Array<boolean>(11).fill(false));
+    expect(onlyValidationDataAfterLastSignature(pdf)).toBe(true);
   });
 });
 
 describe('text and pages the engine must survive', () => {
-  it('signs for a name outside WinAnsi: the stamp shows ? for what Helvetica lacks, the certificate keeps it all', async () => {
+  it('signs for a name outside WinAnsi: the certificate keeps it all (the stamp: signing-stamp-scripts)', async () => {
     const fullName = 'Zoë Łukasz 李小龍';
     const result = await signer.sign(
       request(await makePdf(), {
@@ -297,7 +294,7 @@ describe('text and pages the engine must survive', () => {
         location: 'Kraków — Łódź',
       }),
     );
-    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: true, commonName: fullName }]);
+    expect(await pdfsig(result.pdf)).toEqual([{ isValid: true, isTotal: false, commonName: fullName }]);
   });
 
   it('places the stamp on a page shown turned by /Rotate 90 where the reader sees the placement', async () => {

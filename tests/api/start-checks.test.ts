@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { S3Config } from '../../server/config.ts';
-import { claimDeploymentCa, caFingerprint } from '../../server/signing/deployment-ca.ts';
+import { caFingerprint, claimDeploymentCa } from '../../server/signing/ca/fingerprint.ts';
 import { checkAtStart } from '../../server/start-checks.ts';
 import { createS3Store } from '../../server/storage/s3-store.ts';
 import { buildTestApp } from './helpers.ts';
+import { openStandalonePki } from './deployment-pki-support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PUBLIC_ORIGIN = 'https://sign.example.test';
@@ -91,8 +92,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function startServer(env: Record<string, string>) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-start-'));
+// `keepDataDir`: a data folder of the test's, kept after the run (otherwise a fresh one, removed).
+async function startServer(env: Record<string, string>, keepDataDir?: string) {
+  const dataDir = keepDataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-start-')));
   try {
     const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
@@ -125,7 +127,7 @@ async function startServer(env: Record<string, string>) {
       .map((line) => (JSON.parse(line) as { msg: string }).msg);
     return { code, lines };
   } finally {
-    await fs.rm(dataDir, { recursive: true, force: true });
+    if (keepDataDir === undefined) await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -258,16 +260,18 @@ describe("the deployment's signing CA", () => {
   it('is recorded by the first instance; another CA is refused unless it is to replace it', async () => {
     const t = await buildTestApp();
     try {
-      const mine = { certificateDer: Buffer.from('the first CA'), directory: '/srv/a/ca' };
-      const other = { certificateDer: Buffer.from('another CA'), directory: '/srv/b/ca' };
-      expect(await claimDeploymentCa(t.deps.db, mine, { replace: false })).toBe('recorded');
-      expect(await claimDeploymentCa(t.deps.db, mine, { replace: false })).toBe('same');
-      await expect(claimDeploymentCa(t.deps.db, other, { replace: false })).rejects.toThrow(
-        `This instance's signing CA (/srv/b/ca, SHA-256 ${caFingerprint(other.certificateDer)}) is not the one ` +
-          `the other instances on this database sign with (SHA-256 ${caFingerprint(mine.certificateDer)})`,
+      const mine = caFingerprint(Buffer.from('the first CA'));
+      const other = caFingerprint(Buffer.from('another CA'));
+      const claim = (fingerprint: string, replace: boolean) =>
+        claimDeploymentCa(t.deps.db, fingerprint, { replace, where: '/srv/b/ca.pem' });
+      expect(await claim(mine, false)).toBe('recorded');
+      expect(await claim(mine, false)).toBe('same');
+      await expect(claim(other, false)).rejects.toThrow(
+        `This instance's signing CA (/srv/b/ca.pem, SHA-256 ${other}) is not the one the deployment signs ` +
+          `with (SHA-256 ${mine})`,
       );
-      expect(await claimDeploymentCa(t.deps.db, other, { replace: true })).toBe('replaced');
-      await expect(claimDeploymentCa(t.deps.db, mine, { replace: false })).rejects.toThrow(/is not the one/);
+      expect(await claim(other, true)).toBe('replaced');
+      await expect(claim(mine, false)).rejects.toThrow(/is not the one the deployment signs with/);
     } finally {
       await t.close();
     }
@@ -278,4 +282,28 @@ describe("the deployment's signing CA", () => {
       'BA:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD',
     );
   });
+
+  it('stops a start whose passphrase does not open the keys, with one line', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-start-ca-'));
+    try {
+      // The deployment's keys, sealed under its passphrase, as its first start left them.
+      const first = await openStandalonePki(dataDir, {
+        PARAPH_CA_PASSPHRASE: 'the first passphrase of this deployment',
+      });
+      await first.close();
+
+      const { code, lines } = await startServer(
+        { PARAPH_CA_PASSPHRASE: 'not the passphrase the keys were sealed under' },
+        dataDir,
+      );
+      expect(code).toBe(1);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^Paraph could not start: PARAPH_CA_PASSPHRASE does not open the signing keys kept in the database: it is not the passphrase they were stored under\./,
+        ),
+      ]);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

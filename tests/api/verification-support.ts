@@ -7,7 +7,7 @@
 //   time-stamp (field, widget, signature dictionary, byte range), a DSS, a change to a page.
 import { execFile } from 'node:child_process';
 import { createHash, createPrivateKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,7 +50,6 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 
-import { makePdf } from '../fixtures/pdfs.ts';
 import type { TestApp } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -378,23 +377,18 @@ export class TestPki {
 }
 
 /**
- * The app's own CA, as files openssl can sign with: the trust list of its verifications, whose key then
- * issues a test's signers and time-stamping authority. The data folder's CA comes to exist with the
- * app's first signature; where the deployment keeps its CA is this function's only concern.
+ * The deployment's CA, as files openssl can sign with: the trust list of the app's verifications, whose
+ * key then issues a test's signers and time-stamping authority.
  */
 export async function appCertificateAuthority(t: TestApp, pki: TestPki): Promise<Issued> {
-  await t.deps.signer.sign({
-    pdf: await makePdf(),
-    signer: { userId: 'user-setup', fullName: 'Setup', email: 'setup@paraph.test' },
-    smartCardType: 'personal_level3',
-    location: 'Brussels',
-    reason: '',
-    signedAt: t.deps.clock(),
-    placement: { kind: 'page', signPageNumber: 0 },
-    signatureIndex: 0,
-  });
-  const caDir = path.join(t.config.dataDir, 'ca');
-  return pki.use(path.join(caDir, 'ca-cert.pem'), path.join(caDir, 'ca-key.pem'));
+  const { ca } = await t.deps.pki();
+  const dir = path.join(t.config.dataDir, 'deployment-ca-files');
+  await mkdir(dir, { recursive: true });
+  const certificate = path.join(dir, 'ca-cert.pem');
+  const key = path.join(dir, 'ca-key.pem');
+  await writeFile(certificate, new X509Certificate(ca.certificate).toString());
+  await writeFile(key, ca.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  return pki.use(certificate, key);
 }
 
 // ------------------------------------------------------------------ CMS

@@ -61,6 +61,7 @@ describe('POST /api/verifications', () => {
     pdf,
     signer: { userId: 'user-ada', fullName: 'Ada Lovelace', email: 'ada@paraph.test' },
     smartCardType: 'personal_level3',
+    locale: 'en',
     location: 'Brussels',
     reason: 'I approve this contract',
     signedAt: t.deps.clock(),
@@ -109,28 +110,67 @@ describe('POST /api/verifications', () => {
     expect(signature.signingTime.claimed).toBe(
       new Date(Math.floor(signedAt.getTime() / 1000) * 1000).toISOString(),
     );
-    // Whatever the signer adds after its signature (validation data, a document time-stamp) is an allowed
-    // update, and the file's last revision is covered whole.
-    expect(signature.changesAfter.onlyAllowed).toBe(true);
-    expect(report.signatures.at(-1)?.byteRange.coversWholeFile).toBe(true);
+    // The validation data the signer adds after its signature (B-LT) is an allowed update.
+    expect(signature.changesAfter).toMatchObject({ isChanged: true, onlyAllowed: true, kinds: ['dss'] });
     const chain = signature.chain.certificates;
     expect(chain[0]).toMatchObject({ subject: 'CN=Ada Lovelace, E=ada@paraph.test', isTrustAnchor: false });
     expect(chain.at(-1)).toMatchObject({ isTrustAnchor: true, revocation: null });
   });
 
-  it('says what today’s B-B signature lacks: a time-stamp and revocation information', async () => {
+  it('reads the app’s B-LT signature: a trusted time-stamp, and the OCSP answer the document carries', async () => {
     const report = await reportOf(t, signed);
-    expect(report).toMatchObject({ level: 'B-B', hasDss: false, lastRevisionIsDocumentTimeStamp: false });
+    expect(report).toMatchObject({ level: 'B-LT', hasDss: true, lastRevisionIsDocumentTimeStamp: false });
     const signature = signatureOf(report);
     expect(signature).toMatchObject({
-      timeStamp: null,
-      signingTime: { cms: null },
-      byteRange: { coversWholeFile: true, revisionEnd: signed.length },
-      changesAfter: { isChanged: false, onlyAllowed: true, kinds: [] },
+      timeStamp: { isValid: true, imprintMatches: true, isTrusted: true },
+      byteRange: { coversWholeFile: false },
     });
-    // No revocation evidence: said, but no reason to doubt the signature.
-    expect(signature.problems).toEqual(['revocation_not_checked']);
-    expect(signature.chain.certificates[0]?.revocation).toMatchObject({ status: 'not_checked' });
+    expect(signature.byteRange.revisionEnd).toBeLessThan(signed.length);
+    expect(Date.parse(signature.timeStamp?.time ?? '')).toBeGreaterThanOrEqual(
+      Math.floor(signedAt.getTime() / 1000) * 1000,
+    );
+    expect(signature.problems).toEqual([]);
+    expect(signature.chain.certificates[0]?.revocation).toMatchObject({
+      status: 'good',
+      kind: 'ocsp',
+      source: 'dss',
+    });
+  });
+
+  it('reports a certificate revoked since the signature as revoked, from this service’s current list', async () => {
+    const own = await buildTestApp();
+    try {
+      const document = Buffer.from(
+        (
+          await own.deps.signer.sign({
+            ...request(await makePdf()),
+            signer: { userId: 'user-erin', fullName: 'Erin Revoked', email: 'erin@paraph.test' },
+          })
+        ).pdf,
+      );
+      const before = signatureOf(await reportOf(own, document));
+      expect(before.chain.certificates[0]?.revocation).toMatchObject({ status: 'good', source: 'dss' });
+      const revokedAt = new Date(own.deps.clock().getTime() + 60_000);
+      const pki = await own.deps.pki();
+      const revoked = await pki.revoke(
+        before.chain.certificates[0]?.serialNumber ?? '',
+        'keyCompromise',
+        revokedAt,
+      );
+      expect(revoked.kind).toBe('revoked');
+
+      const after = signatureOf(await reportOf(own, document));
+      expect(after.chain.certificates[0]?.revocation).toMatchObject({
+        status: 'revoked',
+        kind: 'crl',
+        source: 'service',
+        reason: 'keyCompromise',
+      });
+      // Its time-stamp proves the signature was made before the revocation.
+      expect(after.problems).toEqual(['revoked_after_signing']);
+    } finally {
+      await own.close();
+    }
   });
 
   it('answers the same report for the file sent as a form, and for someone signed in', async () => {
@@ -210,7 +250,7 @@ describe('POST /api/verifications', () => {
     expect(signatureOf(report, 0).changesAfter).toMatchObject({ isChanged: true, onlyAllowed: true });
     expect(signatureOf(report, 0).changesAfter.kinds).toContain('signature');
     expect(signatureOf(report, 0).byteRange.coversWholeFile).toBe(false);
-    expect(report.signatures.at(-1)?.byteRange.coversWholeFile).toBe(true);
+    expect(signatureOf(report, 1).changesAfter).toMatchObject({ onlyAllowed: true, kinds: ['dss'] });
   });
 
   it('reports signatures under another CA, or self-signed, as not from the trust list, never as an error', async () => {

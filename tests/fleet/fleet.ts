@@ -13,7 +13,7 @@
 // No test runner and no assert that stops at the first failure: every check is reported, so one run says
 // everything that broke.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,7 @@ const DB_GRACE_MS = 10_000;
 const DRAIN_LIMIT_MS = 10_000;
 const START_LIMIT_MS = 90_000;
 const AUTOCONFIRM_DELAY_MS = 500;
+const FLEET_CA_PASSPHRASE = 'the fleet test deployment passphrase';
 // The schedule, from the start of the journeys.
 const SIGTERM_AFTER_MS = 10_000;
 const DATABASE_RESTART_AFTER_MS = 30_000;
@@ -880,6 +881,8 @@ async function main(): Promise<void> {
         PARAPH_SIGN_LIMIT_ADVANCED: 'unlimited',
         SMTP_URL: smtp.url,
         PARAPH_LOG_LEVEL: 'info',
+        // One CA for the deployment, in the database: every instance opens its keys with this passphrase.
+        PARAPH_CA_PASSPHRASE: FLEET_CA_PASSPHRASE,
       },
       path.join(env.work, `instance-${name}.log`),
       now,
@@ -906,17 +909,6 @@ async function main(): Promise<void> {
   // One after the other: the first start migrates the database and seeds the demo accounts.
   const startedAt = now();
   for (const instance of instances) {
-    // One certificate authority per deployment: the first instance made it, the others are given a copy
-    // (as README's "Running several instances" says); an instance with a CA of its own is refused.
-    if (instance !== instances[0]) {
-      cpSync(
-        path.join(env.work, 'instance-A', 'ca'),
-        path.join(env.work, `instance-${instance.name}`, 'ca'),
-        {
-          recursive: true,
-        },
-      );
-    }
     instance.start();
     const ready = await instance.waitReady(START_LIMIT_MS);
     if (ready.health !== 'ready') {
