@@ -1,6 +1,7 @@
 // Builds the whole server: /api bound by operationId from openapi/openapi.yaml, the sign-in page, the
-// built app under /app/ and, for the embedded store, /storage. No state lives in the process: everything
-// is in the database and the object store, so several instances can run side by side.
+// deployment PKI's /pki/* for relying parties, the built app under /app/ and, for the embedded store,
+// /storage. No state lives in the process: everything is in the database and the object store, so several
+// instances can run side by side.
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -34,6 +35,7 @@ import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
+import { registerPkiRoutes } from './http/pki-routes.ts';
 import { refuseNulCharacters, requestBodyGate } from './http/request-body.ts';
 import { contentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDevOutbox } from './pages/dev-outbox.ts';
@@ -215,6 +217,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     });
 
     registerHealthRoutes(app, deps);
+    await registerPkiRoutes(app, deps);
     registerSignInPages(app, deps);
     registerDevOutbox(app, deps);
     registerIdpPages(app, deps);
