@@ -2,7 +2,6 @@
 // the same Kysely queries; only the connection differs.
 import fs from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { errorText } from '../http/logging.ts';
@@ -14,6 +13,7 @@ import {
 import type { SqlDialect } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
+import { openSqliteFile } from './sqlite.ts';
 import { withStartLock } from './start-lock.ts';
 
 export type OpenDatabaseOptions = {
@@ -96,13 +96,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(options.dataDir, 'paraph.sqlite'));
-  file.pragma('journal_mode = WAL');
-  file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
-  file.pragma('synchronous = NORMAL');
+  const log = options.log ?? CONSOLE_LOG;
+  const { database } = await openSqliteFile(path.join(options.dataDir, 'paraph.sqlite'), (reason) => {
+    log.warn(
+      { error: errorText(reason), node: process.version },
+      'better-sqlite3 does not load on this Node, so the database file is opened with node:sqlite, which ' +
+        'Node 22 calls experimental; `npm rebuild better-sqlite3` builds it for this Node',
+    );
+  });
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
     dialect: 'sqlite',
     pool: null,
   };

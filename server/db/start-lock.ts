@@ -4,7 +4,7 @@
 // then find nothing left to do.
 //
 // SQLite needs nothing of the kind: its file lives in one instance's data folder (several instances mean
-// PostgreSQL), better-sqlite3 holds the file's write lock for each transaction, and the migrator runs its
+// PostgreSQL), the SQLite driver holds the file's write lock for each transaction, and the migrator runs its
 // migrations in one transaction.
 import pg from 'pg';
 

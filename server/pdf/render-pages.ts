@@ -1,6 +1,7 @@
-// Renders a PDF's pages to PNG in Node with pdfjs-dist's legacy build (it carries its own polyfills for
-// Node 20) and @napi-rs/canvas. PDFs are untrusted: no eval, no system fonts, no font loading into the
-// process, bounded image and canvas sizes.
+// Renders a PDF's pages to PNG in Node with pdfjs-dist's legacy build and @napi-rs/canvas. PDFs are
+// untrusted: no eval, no system fonts, no font loading into the process, bounded image and canvas sizes.
+// What the legacy build's own polyfills no longer cover on Node 20:
+import './pdfjs-node20.mjs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -4,6 +4,7 @@
 // the sandbox's memory cap. The TypeScript modules then find them in the module cache.
 const { PARAPH_SANDBOX_WORKER: workerUrl, PARAPH_SANDBOX_LOADER: loaderUrl } = process.env;
 if (!workerUrl || !loaderUrl) throw new Error('The PDF sandbox is started by server/pdf/sandbox.ts only');
+await import('./pdfjs-node20.mjs');
 await import('pdfjs-dist/legacy/build/pdf.mjs');
 await import(workerUrl);
 await import('pdf-lib');
