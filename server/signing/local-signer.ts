@@ -8,7 +8,7 @@
 //  4. when it completes the flow, followed by a document time-stamp over the whole file (B-LTA).
 // A time-stamping authority or OCSP responder that does not answer fails the signature with
 // TimeStampUnavailableError / RevocationUnavailableError before anything is stored: the request can be
-// confirmed again.
+// confirmed again. The embedded TSA has no outages: what it gets wrong is a bug, thrown as a plain Error.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { DeploymentPki } from './ca/index.ts';
 import { signEngine } from './engine.ts';
@@ -16,6 +16,7 @@ import { fillPlaceholder } from './increment.ts';
 import { signatureContentsAt, type ValidationData } from './ltv.ts';
 import { buildCadesSignature } from './pki/cms.ts';
 import { readTimeStampToken, timeStampSignature } from './pki/tsa.ts';
+import { TimeStampUnavailableError } from './pki/errors.ts';
 import type { CertifiedKey } from './pki/types.ts';
 import { signingServices, type SigningServices } from './services.ts';
 import type { SignatureRequest, SignatureResult, Signer } from './signer.ts';
@@ -46,6 +47,8 @@ const unique = (items: readonly Uint8Array[]): Uint8Array[] => {
  * What validates a signature made with `signer` whose value carries `token`: every certificate of both
  * chains and the deployment's OCSP responder's, and the responder's answer for each certificate the
  * deployment's CA issued (the roots need none; the responder's own certificate says it needs no check).
+ * A remote TSA's certificate, issued by another CA, gets the answer of the responder it names (fetched
+ * once and kept until its nextUpdate by the services); one that is not good makes the token worthless.
  */
 async function validationData(
   pki: DeploymentPki,
@@ -63,16 +66,42 @@ async function validationData(
     signer.certificate,
     ...(stamp?.signerCertificate === undefined ? [] : [stamp.signerCertificate]),
   ]).filter(isOurs);
+  const tsaCertificate = stamp?.signerCertificate;
+  const external =
+    stamp === null || tsaCertificate === undefined || isOurs(tsaCertificate) || isSelfIssued(tsaCertificate)
+      ? null
+      : await services.externalOcsp(tsaCertificate, stamp.certificates);
+  if (external !== null && external.status.status !== 'good') {
+    throw new TimeStampUnavailableError(
+      `the TSA's certificate ${external.serialNumber} is ${external.status.status} according to its OCSP responder`,
+    );
+  }
   return {
     certificates: unique([
       signer.certificate,
       ...signer.chain,
       ...(stamp?.certificates ?? []),
       pki.ocspResponder.certificate,
+      ...(external === null ? [] : [external.responder]),
     ]),
-    ocspResponses: await Promise.all(checked.map((certificate) => services.ocsp.responseFor(certificate))),
+    ocspResponses: [
+      ...(await Promise.all(checked.map((certificate) => services.ocsp.responseFor(certificate)))),
+      ...(external === null ? [] : [external.der]),
+    ],
     crls: [],
   };
+}
+
+const isSelfIssued = (der: Uint8Array): boolean => {
+  const certificate = new X509Certificate(der);
+  return certificate.checkIssued(certificate);
+};
+
+// The embedded TSA is code in this process: a token it cannot give, or one that does not check out, is a
+// bug to fix, not an outage to wait out.
+function embeddedFailure(error: unknown): unknown {
+  if (!(error instanceof TimeStampUnavailableError)) return error;
+  return new Error(`The embedded time-stamping authority failed: ${error.message}`, { cause: error });
 }
 
 /**
@@ -87,7 +116,7 @@ export function createLocalSigner({
   services = signingServices(pki, { tsaUrl }, clock),
 }: LocalSignerOptions): Signer {
   const engine = signEngine();
-  return {
+  const signer: Signer = {
     async sign(request: SignatureRequest): Promise<SignatureResult> {
       const { pdf: original, ...place } = request;
       const sha256Before = sha256(original);
@@ -116,5 +145,9 @@ export function createLocalSigner({
         sha256After: sha256(pdf),
       };
     },
+  };
+  if (services.embeddedTsa === null) return signer;
+  return {
+    sign: (request) => signer.sign(request).catch((error: unknown) => Promise.reject(embeddedFailure(error))),
   };
 }
