@@ -37,6 +37,8 @@ export default tseslint.config(
             { target: './src', from: './server', message: 'src/ must not import server/' },
             { target: './server', from: './src', message: 'server/ must not import src/' },
             { target: './openapi', from: ['./src', './server', './machines'], message: 'openapi/ is the contract: it imports nothing' },
+            // Test data (the gate's events, fixtures) never ships: only tests and scripts/ read tests/.
+            { target: ['./src', './server', './machines'], from: './tests', message: 'production code must not import tests/' },
             // Views read actors and send them events; calls and browser effects reach them only through
             // the composition (src/app), so a view cannot act behind its machine's back.
             { target: './src/views', from: ['./src/api', './src/services'], message: 'views must not import src/api or src/services: compose it in src/app' },
