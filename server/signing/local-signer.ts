@@ -15,7 +15,7 @@ import { signEngine } from './engine.ts';
 import { fillPlaceholder } from './increment.ts';
 import { signatureContentsAt, type ValidationData } from './ltv.ts';
 import { buildCadesSignature } from './pki/cms.ts';
-import { readTimeStampToken, timeStampSignature } from './pki/tsa.ts';
+import { readTimeStampTokenOffThread, timeStampSignature } from './pki/tsa.ts';
 import { TimeStampUnavailableError } from './pki/errors.ts';
 import type { CertifiedKey } from './pki/types.ts';
 import { signingServices, type SigningServices } from './services.ts';
@@ -32,6 +32,32 @@ export type LocalSignerOptions = {
 };
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+// Hashing is synchronous: the SHA-256 of a file of tens of megabytes (before and after signing, as the
+// version records them) is taken a slice per turn of the event loop, and one slice per turn for all the
+// signatures under way together.
+const HASH_SLICE_BYTES = 512 * 1024;
+const sliceQueue: (() => void)[] = [];
+
+function nextSlice(): void {
+  sliceQueue.shift()?.();
+  if (sliceQueue.length > 0) setImmediate(nextSlice);
+}
+
+const sliceTurn = (): Promise<void> =>
+  new Promise((resolve) => {
+    sliceQueue.push(resolve);
+    if (sliceQueue.length === 1) setImmediate(nextSlice);
+  });
+
+export async function sha256OfFile(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let offset = 0; offset < bytes.length; offset += HASH_SLICE_BYTES) {
+    await sliceTurn();
+    hash.update(bytes.subarray(offset, offset + HASH_SLICE_BYTES));
+  }
+  return hash.digest('hex');
+}
 
 const unique = (items: readonly Uint8Array[]): Uint8Array[] => {
   const seen = new Set<string>();
@@ -56,7 +82,7 @@ async function validationData(
   signer: CertifiedKey,
   token: Uint8Array | undefined,
 ): Promise<ValidationData> {
-  const stamp = token === undefined ? null : readTimeStampToken(token);
+  const stamp = token === undefined ? null : await readTimeStampTokenOffThread(token);
   const ca = new X509Certificate(pki.ca.certificate);
   const isOurs = (der: Uint8Array): boolean => {
     const certificate = new X509Certificate(der);
@@ -119,7 +145,7 @@ export function createLocalSigner({
   const signer: Signer = {
     async sign(request: SignatureRequest): Promise<SignatureResult> {
       const { pdf: original, ...place } = request;
-      const sha256Before = sha256(original);
+      const sha256Before = await sha256OfFile(original);
       const placeholder = await engine.placeSignature(original, place);
       const key = await pki.signerKey(request.signer, clock());
       // The token is kept as it comes, for the DSS: reading it back out of the CMS would parse it again.
@@ -142,7 +168,7 @@ export function createLocalSigner({
       return {
         pdf: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength),
         sha256Before,
-        sha256After: sha256(pdf),
+        sha256After: await sha256OfFile(pdf),
       };
     },
   };
