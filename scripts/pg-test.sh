@@ -41,6 +41,9 @@ trap cleanup EXIT INT TERM
 as_pg "'$PGBIN/initdb' -D '$CLUSTER' -U paraph --auth=trust --encoding=UTF8 --locale=C.UTF-8" >/dev/null
 as_pg "'$PGBIN/pg_ctl' -D '$CLUSTER' -l '$LOG' -w -o \"-p $PORT -k '$WORK' -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off\" start" >/dev/null
 as_pg "'$PGBIN/createdb' -h 127.0.0.1 -p $PORT -U paraph paraph_test"
+# As a database administrator would: the document search's trigram index needs pg_trgm, and installed in
+# one test's schema it would go when that schema is dropped (server/db/search-index.ts).
+as_pg "'$PGBIN/psql' -q -h 127.0.0.1 -p $PORT -U paraph -d paraph_test -c 'CREATE EXTENSION pg_trgm SCHEMA public'"
 echo "PostgreSQL running on 127.0.0.1:$PORT (cluster in $CLUSTER)"
 
 cd "$ROOT"
