@@ -776,6 +776,40 @@ export interface paths {
         patch: operations["updateSignGroup"];
         trace?: never;
     };
+    "/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the signatures of a PDF and answer a report.
+         * @description For anyone, signed in or not: a recipient checks a PDF they were sent. The PDF is the body itself
+         *     (`application/pdf`) or the part named `file` of a form (`multipart/form-data`, other parts are
+         *     ignored), at most the upload size limit (`PARAPH_MAX_UPLOAD_BYTES`). Nothing is stored: the file
+         *     is read in the PDF sandbox and forgotten.
+         *
+         *     Every signature and document time-stamp gets its integrity (signature and digest over its byte
+         *     range), its signer, its times, its chain up to this deployment's CA (the trust list), its
+         *     revocation status from the evidence the PDF carries (DSS, CMS), and what changed after it. A PDF
+         *     without signatures answers a report whose verdict is `no_signatures`; one signed under another CA
+         *     answers a report whose verdict is `untrusted`, never an error.
+         *
+         *     Refusals: 413 `file_too_large`; 400 `invalid_request` for a form without a `file` part; 422
+         *     `empty_file`, `not_a_pdf`, `encrypted_pdf`, `pdf_unreadable` (a PDF whose structure could not be
+         *     read) or `pdf_too_complex` (a file the sandbox could not read within its memory and time limits). Verifications are limited per client address (20 in any
+         *     10 minutes, an IPv6 address by its /64): beyond that, 429 `too_many_requests` with Retry-After.
+         */
+        post: operations["createVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/error_reports": {
         parameters: {
             query?: never;
@@ -1391,6 +1425,174 @@ export interface components {
                  */
                 pseudonyms: components["schemas"]["Uuid"][];
             };
+        };
+        VerificationResponse: {
+            data: {
+                /** @description The SHA-256 of the file, in hex. */
+                id: string;
+                /** @enum {string} */
+                type: "verifications";
+                attributes: components["schemas"]["VerificationReport"];
+            };
+        };
+        VerificationReport: {
+            /**
+             * @description The worst of the signatures' verdicts (`invalid`, then `changed`, `untrusted`, `unsupported`),
+             *     `valid` when every signature is, `no_signatures` when the PDF has none.
+             * @enum {string}
+             */
+            verdict: "valid" | "invalid" | "changed" | "untrusted" | "unsupported" | "no_signatures";
+            /** Format: date-time */
+            checkedAt: string;
+            fileSize: number;
+            /**
+             * @description The PAdES baseline level the document reaches: B-B (signed), B-T (every signature
+             *     time-stamped), B-LT (and a DSS with validation data), B-LTA (and a document time-stamp last).
+             *     Null without signatures.
+             * @enum {string|null}
+             */
+            level: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
+            /** @description The document has a Document Security Store (validation data for the long term). */
+            hasDss: boolean;
+            /** @description The document's last revision is a document time-stamp covering all of it. */
+            lastRevisionIsDocumentTimeStamp: boolean;
+            /** @description The document has changes after its last signature other than allowed updates. */
+            changedAfterLastSignature: boolean;
+            /** @description In the order they were added to the document. */
+            signatures: components["schemas"]["VerificationSignature"][];
+        };
+        VerificationSignature: {
+            index: number;
+            /** @enum {string} */
+            kind: "signature" | "document_time_stamp";
+            fieldName: string | null;
+            /** @enum {string} */
+            verdict: "valid" | "invalid" | "changed" | "untrusted" | "unsupported";
+            /**
+             * @description Everything found, worst first. Invalidating: `byte_range_invalid`, `signature_unreadable`,
+             *     `signer_certificate_missing`, `signature_invalid`, `digest_mismatch`, `revoked`,
+             *     `certificate_not_valid_at_signing_time`, `time_stamp_invalid`. Then `changed_after` (changes
+             *     other than allowed updates), `not_trusted` (not from this deployment's trust list),
+             *     `unsupported_format`, and warnings: `revoked_after_signing`, `revocation_not_checked`,
+             *     `time_stamp_not_trusted`.
+             */
+            problems: ("byte_range_invalid" | "signature_unreadable" | "signer_certificate_missing" | "signature_invalid" | "digest_mismatch" | "revoked" | "certificate_not_valid_at_signing_time" | "time_stamp_invalid" | "changed_after" | "not_trusted" | "unsupported_format" | "revoked_after_signing" | "revocation_not_checked" | "time_stamp_not_trusted")[];
+            subFilter: string | null;
+            signer: {
+                /** @description The signer's certificate's common name (for a document time-stamp, the TSA's). */
+                name: string | null;
+                email: string | null;
+                certificateSubject: string | null;
+                /** @description The /Name of the signature dictionary, which the signer's software wrote. */
+                nameInDocument: string | null;
+            };
+            reason: string | null;
+            location: string | null;
+            signingTime: {
+                /**
+                 * Format: date-time
+                 * @description The signature dictionary's /M, as the signer's computer stated it.
+                 */
+                claimed: string | null;
+                /**
+                 * Format: date-time
+                 * @description The CMS signing-time attribute, when present (PAdES signatures leave it out).
+                 */
+                cms: string | null;
+            };
+            /** @description The signature's time-stamp (for a document time-stamp, the token itself); null without one. */
+            timeStamp: components["schemas"]["VerificationTimeStamp"] | null;
+            integrity: {
+                /** @description The signature verifies and the bytes it covers are those it signed. */
+                isIntact: boolean;
+                signatureVerifies: boolean;
+                /** @description The signed digest (for a time-stamp, its imprint) is that of the byte range. */
+                digestMatches: boolean;
+                digestAlgorithm: string | null;
+            };
+            byteRange: {
+                /** @description The /ByteRange as written (offset and length, twice), empty when unreadable. */
+                ranges: number[];
+                coveredBytes: number;
+                /** @description Where the signed revision ends (the byte range's end). */
+                revisionEnd: number;
+                /**
+                 * @description The range starts at the file's first byte, leaves out only this signature's /Contents and
+                 *     ends at the end of a revision (%%EOF).
+                 */
+                coversWholeRevision: boolean;
+                /** @description Nothing follows the signed revision. */
+                coversWholeFile: boolean;
+            };
+            changesAfter: {
+                isChanged: boolean;
+                /**
+                 * @description Every later change is an update a signed document may receive (later signatures,
+                 *     document time-stamps, the DSS, metadata).
+                 */
+                onlyAllowed: boolean;
+                kinds: ("signature" | "document_time_stamp" | "dss" | "metadata" | "other")[];
+            };
+            chain: {
+                /** @description The chain reaches this deployment's CA. */
+                isTrusted: boolean;
+                /** @description The signer's certificate first, then each issuer, up to the root found. */
+                certificates: components["schemas"]["VerificationCertificate"][];
+            };
+        };
+        VerificationTimeStamp: {
+            /**
+             * Format: date-time
+             * @description The token's genTime.
+             */
+            time: string | null;
+            authority: string | null;
+            /** @description The token's own signature verifies. */
+            isValid: boolean;
+            /** @description It stamps this signature's value (for a document time-stamp, its byte range). */
+            imprintMatches: boolean;
+            /** @description The authority's certificate chains to the trust list and is certified for time-stamping. */
+            isTrusted: boolean;
+        };
+        VerificationCertificate: {
+            subject: string;
+            issuer: string;
+            serialNumber: string;
+            /** Format: date-time */
+            notBefore: string;
+            /** Format: date-time */
+            notAfter: string;
+            /** @description SHA-256 of the certificate, colon-separated hex. */
+            fingerprint: string;
+            isTrustAnchor: boolean;
+            isValidAtSigningTime: boolean;
+            /** @description Null for a trust anchor, whose revocation nobody above it could state. */
+            revocation: components["schemas"]["VerificationRevocation"] | null;
+        };
+        VerificationRevocation: {
+            /**
+             * @description From the newest authentic OCSP response or CRL the PDF carries; `not_checked` when it carries
+             *     none for this certificate (or none whose signature verifies).
+             * @enum {string}
+             */
+            status: "good" | "revoked" | "unknown" | "not_checked";
+            /** @enum {string|null} */
+            kind: "ocsp" | "crl" | null;
+            /**
+             * @description The DSS, the signature's own CMS, or (`service`) this deployment's current CRL, which it consults
+             *     for the certificates its own CA issued.
+             * @enum {string|null}
+             */
+            source: "dss" | "signature" | "service" | null;
+            /**
+             * Format: date-time
+             * @description When the responder or the CRL stated it (producedAt, thisUpdate).
+             */
+            checkedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @enum {string|null} */
+            reason: "unspecified" | "keyCompromise" | "cACompromise" | "affiliationChanged" | "superseded" | "cessationOfOperation" | "certificateHold" | "removeFromCRL" | "privilegeWithdrawn" | "aACompromise" | null;
         };
         /** @description What the error screen sends. Never holds a token. */
         ErrorReport: {
@@ -2924,6 +3126,45 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": unknown;
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The file is larger than the upload size limit (`file_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };

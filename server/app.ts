@@ -1,6 +1,7 @@
 // Builds the whole server: /api bound by operationId from openapi/openapi.yaml, the sign-in page, the
-// built app under /app/ and, for the embedded store, /storage. No state lives in the process: everything
-// is in the database and the object store, so several instances can run side by side.
+// deployment PKI's /pki/* for relying parties, the built app under /app/ and, for the embedded store,
+// /storage. No state lives in the process: everything is in the database and the object store, so several
+// instances can run side by side.
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -29,10 +30,12 @@ import { signGroupHandlers } from './handlers/sign-groups.ts';
 import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
+import { verificationHandlers } from './handlers/verifications.ts';
 import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
 import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
+import { registerPkiRoutes } from './http/pki-routes.ts';
 import { refuseNulCharacters, requestBodyGate } from './http/request-body.ts';
 import { contentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerDevOutbox } from './pages/dev-outbox.ts';
@@ -46,6 +49,7 @@ import { lazyLocalSigner, lazySigningServices } from './documents/signing-signer
 import { lazyDeploymentPki } from './signing/ca/index.ts';
 import { createMetrics } from './metrics.ts';
 import type { Signer } from './signing/signer.ts';
+import { registerDeferredBodies } from './verification/request-pdf.ts';
 
 export type BuildOverrides = {
   // A database opened (and migrated) by the caller; it is then not closed with the app.
@@ -78,6 +82,7 @@ export const HANDLERS: Handlers & { readonly [operationId: string]: unknown } = 
   ...signGroupHandlers,
   ...uploadHandlers,
   ...errorReportHandlers,
+  ...verificationHandlers,
 };
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -134,7 +139,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
     const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
-    const signingServices = lazySigningServices(pki, config, clock);
+    const signingServices = lazySigningServices(pki, config, clock, { log: app.log });
     const signer = overrides.signer ?? lazyLocalSigner(pki, signingServices, clock);
     const metrics = createMetrics({ db, clock, log: app.log });
     const deps: AppDeps = {
@@ -189,24 +194,30 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     const operations = new Map(
       apiOperations(contract).map((operation) => [operation.operationId, operation]),
     );
-    await app.register(openapiGlue, {
-      specification: apiDocument(contract),
-      prefix: '/api',
-      // The glue spreads what this returns over the route it built from the contract (method, url,
-      // schema), so only the handler, the bearer check and the body's media types are given; the cast
-      // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
-      // so a stranger learns nothing about an operation from its body rules.
-      operationResolver: (operationId: string) => {
-        const operation = operations.get(operationId);
-        return {
-          handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
-          ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
-          preParsing: requestBodyGate(operation?.requestBody ?? null),
-        } as unknown as RouteOptions;
-      },
+    // Encapsulated, so that the parsers of PDF and form bodies (which the verification handler reads
+    // itself) are the API's alone: the object store's routes register their own multipart parser.
+    await app.register(async (api) => {
+      registerDeferredBodies(api);
+      await api.register(openapiGlue, {
+        specification: apiDocument(contract),
+        prefix: '/api',
+        // The glue spreads what this returns over the route it built from the contract (method, url,
+        // schema), so only the handler, the bearer check and the body's media types are given; the cast
+        // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
+        // so a stranger learns nothing about an operation from its body rules.
+        operationResolver: (operationId: string) => {
+          const operation = operations.get(operationId);
+          return {
+            handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
+            ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
+            preParsing: requestBodyGate(operation?.requestBody ?? null),
+          } as unknown as RouteOptions;
+        },
+      });
     });
 
     registerHealthRoutes(app, deps);
+    await registerPkiRoutes(app, deps);
     registerSignInPages(app, deps);
     registerDevOutbox(app, deps);
     registerIdpPages(app, deps);

@@ -262,6 +262,8 @@ async function signDemoDocument(
   const { placement } = flowPlacement({ sign_page_number: DEMO_SIGN_PAGE_NUMBER }, undefined);
   const signed: DemoSigned[] = [];
   let pdf: Uint8Array = file.bytes;
+  // A completed flow's last signature is followed by a document time-stamp (B-LTA), as a confirmation's is.
+  const lastSigned = spec.participants.findLastIndex((participant) => participant.state === 'signed');
   for (const [participantIndex, participant] of spec.participants.entries()) {
     if (participant.state !== 'signed') continue;
     const { signature, who } = participant;
@@ -279,6 +281,7 @@ async function signDemoDocument(
       signedAt,
       placement,
       signatureIndex: signed.length,
+      completesFlow: spec.state === 'signed' && participantIndex === lastSigned,
     });
     pdf = result.pdf;
     const versionId = randomUUID();

@@ -14,6 +14,7 @@ import { pageFailuresMigration } from './migrations/0009_page_failures.ts';
 import { storageCleanupMigration } from './migrations/0010_storage_cleanup.ts';
 import { mailQueueMigration } from './migrations/0011_mail_queue.ts';
 import { deploymentCaMigration } from './migrations/0012_deployment_ca.ts';
+import { addressRateLimitsMigration } from './migrations/0013_address_rate_limits.ts';
 import { documentListsMigration } from './migrations/0014_document_lists.ts';
 import type { Database } from './schema.ts';
 
@@ -31,6 +32,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0010_storage_cleanup': storageCleanupMigration,
     '0011_mail_queue': mailQueueMigration,
     '0012_deployment_ca': deploymentCaMigration,
+    '0013_address_rate_limits': addressRateLimitsMigration(dialect),
     '0014_document_lists': documentListsMigration(dialect),
   };
 }

@@ -234,6 +234,15 @@ export type SignGroupMembersTable = { group_id: string; user_id: string; positio
 
 export type RateLimitEventsTable = { id: string; user_id: string; action: string; at: string };
 
+// Migration 0013: calls counted per client address (an IPv6 address by its /64), for what anyone may call
+// without an account. The id is a sequence, which ranks the calls.
+export type AddressRateLimitEventsTable = {
+  id: Generated<number>;
+  address: string;
+  action: string;
+  at: string;
+};
+
 // Migration 0005 ([4/6]): inline signature placements, one per signatory. The fractions are the strings
 // the form sent (4 decimals; rows saved before that was required may have fewer), kept exactly.
 export type SignaturePlacementsTable = {
@@ -390,6 +399,7 @@ export type Database = {
   sign_groups: SignGroupsTable;
   sign_group_members: SignGroupMembersTable;
   rate_limit_events: RateLimitEventsTable;
+  address_rate_limit_events: AddressRateLimitEventsTable;
   signature_placements: SignaturePlacementsTable;
   smart_cards: SmartCardsTable;
   document_versions: DocumentVersionsTable;

@@ -67,6 +67,10 @@ function findNul(where: Found['where'], value: unknown): Found | null {
     if (next === undefined) break;
     if (typeof next.value === 'string') {
       if (next.value.includes('\u0000')) return { where, field: next.path || 'base' };
+    } else if (ArrayBuffer.isView(next.value)) {
+      // A binary body (DER for /pki/*) holds bytes, not text, and walking it entry by entry would take
+      // hundreds of milliseconds of the event loop for 64 KB.
+      continue;
     } else if (typeof next.value === 'object' && next.value !== null) {
       for (const [key, item] of Object.entries(next.value)) {
         stack.push({ path: next.path === '' ? key : `${next.path}.${key}`, value: item });

@@ -55,6 +55,16 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
         if (streamLimitHit) throw new Error('stream limit');
         return { type: 'result', id: request.id, value: { numPages: document.numPages } };
       }
+      case 'verify': {
+        // Loaded on the first verification only: inspection and page images never need it.
+        const { verifyPdf } = await import('../verification/verify-pdf.ts');
+        const value = await verifyPdf(request.bytes, {
+          anchors: request.anchors,
+          currentCrls: request.currentCrls,
+          now: new Date(request.now),
+        });
+        return { type: 'result', id: request.id, value };
+      }
       case 'render': {
         if (document === null) throw new Error('No document is open');
         const page = await renderPage(document, request.pageNumber);

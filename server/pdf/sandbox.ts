@@ -19,6 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino, type Logger } from 'pino';
 import type { PdfSandboxLimits } from '../config.ts';
 import { logOptions } from '../http/logging.ts';
+import type { VerificationOutcome } from '../verification/report.ts';
+import type { TrustContext } from '../verification/trust.ts';
 import type { PdfInspection } from './inspect-bytes.ts';
 import type { SandboxReply, SandboxRequest } from './sandbox-protocol.ts';
 import { patchedWorkerUrl } from './stream-limit.ts';
@@ -48,6 +50,8 @@ const WATCHDOG_MS = 50;
 const START_TIMEOUT_MS = 60_000;
 // pdf-lib reads a 50 MB upload in a few seconds; far longer is a file built to be slow.
 const INSPECT_TIMEOUT_MS = 30_000;
+// A verification reads the file once more for each revision a signature ends, then checks each signature.
+const VERIFY_TIMEOUT_MS = 45_000;
 // An idle child gives its memory back, after long enough that a person uploading a few files in a row,
 // or a queue of page images, pays the start (a second or more on a busy machine) once.
 const IDLE_MS = 5 * 60_000;
@@ -137,6 +141,21 @@ export class PdfSandbox {
     return this.#exclusive(async () => {
       const reply = await this.#call({ type: 'inspect', id: 0, bytes }, INSPECT_TIMEOUT_MS);
       return reply as PdfInspection;
+    });
+  }
+
+  /** The signature report of `bytes` (server/verification/verify-pdf.ts), made in the child. */
+  verify(bytes: Uint8Array, trust: TrustContext, now: Date): Promise<VerificationOutcome> {
+    return this.#exclusive(async () => {
+      const request = {
+        type: 'verify' as const,
+        id: 0,
+        bytes,
+        anchors: trust.anchors,
+        currentCrls: trust.currentCrls,
+        now: now.toISOString(),
+      };
+      return (await this.#call(request, VERIFY_TIMEOUT_MS)) as VerificationOutcome;
     });
   }
 
@@ -346,11 +365,12 @@ const MESSAGES: Record<SandboxFailureReason, string> = {
 // beside other busy programs.
 const RENDER_NICENESS = 5;
 
-// One sandbox for uploads and one for page images, per set of limits: an inspection never waits behind a
-// slow page, and tests that build many apps share the processes.
+// One sandbox for uploads, one for page images and one for signature reports, per set of limits: an
+// inspection never waits behind a slow page or a stranger's verification, and tests that build many apps
+// share the processes.
 const sandboxes = new Map<string, PdfSandbox>();
 
-export function pdfSandbox(role: 'inspect' | 'render', limits: PdfSandboxLimits): PdfSandbox {
+export function pdfSandbox(role: 'inspect' | 'render' | 'verify', limits: PdfSandboxLimits): PdfSandbox {
   const key = `${role}:${JSON.stringify(limits)}`;
   let sandbox = sandboxes.get(key);
   if (sandbox === undefined) {

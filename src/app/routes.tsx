@@ -166,6 +166,42 @@ const InvitePage = lazy(async () => {
   };
 });
 
+// The verification page and its machine load together, inside the app for someone signed in and on its
+// own for anyone else: a recipient without an account must be able to check what they were sent.
+const VerifyScreen = lazy(async () => {
+  const [page, compose] = await Promise.all([
+    import('../views/verify/verify-page'),
+    import('./compose-verification'),
+  ]);
+  return { default: () => <page.VerifyPage logic={compose.verificationLogic} /> };
+});
+const PublicVerifyScreen = lazy(async () => {
+  const [page, compose] = await Promise.all([
+    import('../views/verify/public-verify-page'),
+    import('./compose-verification'),
+  ]);
+  return { default: () => <page.PublicVerifyPage logic={compose.verificationLogic} /> };
+});
+
+/** Inside the shell when there is a session (a token to load the profile with), on its own otherwise. */
+function VerifyRoute() {
+  const hasToken = SessionContext.useSelector((snapshot) => snapshot.context.token !== null);
+  if (hasToken) {
+    return (
+      <SignedIn>
+        <VerifyScreen />
+      </SignedIn>
+    );
+  }
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<Loading />}>
+        <PublicVerifyScreen />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
 function SignFlowRoute(params: { mode?: string; id?: string; page?: string }) {
   const { mode, id, page } = params;
   if (!id || (mode !== 'new' && mode !== 'edit') || (page !== undefined && page !== 'signatures')) {
@@ -231,6 +267,9 @@ export function AppRoutes() {
         <Suspense fallback={<Loading />}>
           <AuthPage />
         </Suspense>
+      </Route>
+      <Route path="/verify">
+        <VerifyRoute />
       </Route>
       <Route>
         <SignedIn>

@@ -12,6 +12,7 @@ import { confirmDocumentVersion } from '../../server/documents/signing-confirm.t
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/seed.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
 import {
+  documentTimeStamps,
   parsePdfsigReport,
   signaturePageIndexes,
   signatureWidgetCount,
@@ -34,17 +35,19 @@ type ListedDocument = {
   };
 };
 
-async function pdfsig(t: TestApp, pdf: Buffer): Promise<PdfsigSignature[]> {
+async function pdfsigReport(t: TestApp, pdf: Buffer): Promise<string> {
   const file = path.join(t.config.dataDir, `check-${sha256(pdf).slice(0, 12)}.pdf`);
   await writeFile(file, pdf);
-  let report: string;
   try {
-    report = (await run('pdfsig', [file])).stdout;
+    return (await run('pdfsig', [file])).stdout;
   } catch (error) {
     // pdfsig exits non-zero for a file without signatures or with one that does not verify.
-    report = String((error as { stdout?: unknown }).stdout ?? '');
+    return String((error as { stdout?: unknown }).stdout ?? '');
   }
-  return parsePdfsigReport(report);
+}
+
+async function pdfsig(t: TestApp, pdf: Buffer): Promise<PdfsigSignature[]> {
+  return parsePdfsigReport(await pdfsigReport(t, pdf));
 }
 
 async function download(t: TestApp, url: string | null): Promise<Buffer> {
@@ -118,6 +121,12 @@ describe('the demo’s signed documents', () => {
         name,
       ).toEqual(await signedNames(t, document.id));
       if (signedCount > 0) expect(onlyValidationDataAfterLastSignature(pdf), name).toBe(true);
+
+      // A completed flow ends with a document time-stamp over the whole file (B-LTA); one still under
+      // way has none yet.
+      expect(documentTimeStamps(await pdfsigReport(t, pdf)), name).toEqual(
+        state === 'signed' ? [{ isTotal: true }] : [],
+      );
 
       if (state === 'signed') {
         // What "Download" gives is the same signed file, with every signatory's signature.

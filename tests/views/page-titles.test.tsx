@@ -64,6 +64,7 @@ const ROUTES: [path: string, title: string][] = [
   ['/login', 'Sign in · Paraph'],
   ['/login/timeout', 'Sign in · Paraph'],
   ['/auth', 'Signing in · Paraph'],
+  ['/verify', 'Verify a signed PDF · Paraph'],
   ['/documents', 'All documents · Paraph'],
   ['/documents/to-do', 'To do · Paraph'],
   ['/documents/in-progress', 'In progress · Paraph'],

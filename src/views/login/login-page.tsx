@@ -14,7 +14,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';
-import { useSearch } from 'wouter';
+import { Link as RouteLink, useSearch } from 'wouter';
 import { usePageTitle } from '../../app/page-title';
 import type { MessageId } from '../../i18n/messages';
 import { productsUrl, signInHref } from '../../app/page-links';
@@ -70,6 +70,12 @@ const useStyles = makeStyles({
   feature: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
   signIn: { minHeight: '40px', alignSelf: 'flex-start' },
   language: { maxWidth: '220px' },
+  verify: {
+    alignSelf: 'flex-start',
+    minHeight: '24px',
+    color: tokens.colorBrandForegroundLink,
+    ':hover': { color: tokens.colorBrandForegroundLinkHover },
+  },
 });
 
 export function LoginPage({ reason }: { reason?: string | undefined }) {
@@ -123,6 +129,9 @@ export function LoginPage({ reason }: { reason?: string | undefined }) {
         >
           {intl.formatMessage({ id: 'login.signIn' })}
         </Button>
+        <RouteLink href="/verify" className={styles.verify}>
+          {intl.formatMessage({ id: 'login.verify' })}
+        </RouteLink>
         <div className={styles.language}>
           <LanguageSelect />
         </div>

@@ -7,6 +7,7 @@ import {
   DocumentMultiple20Regular,
   ErrorCircle20Regular,
   People20Regular,
+  ShieldCheckmark20Regular,
   TaskListLtr20Regular,
 } from '@fluentui/react-icons';
 import type { MessageId } from '../../i18n/messages';
@@ -43,6 +44,8 @@ export const NAV_ITEMS: NavItem[] = [
     badge: { source: 'incomingConnectionRequests', label: 'shell.nav.badge.connections' },
     matchPrefix: true,
   },
+  // Anyone can verify a PDF, signed in or not; inside the app it sits with the other screens.
+  { path: '/verify', label: 'shell.nav.verify', icon: ShieldCheckmark20Regular },
 ];
 
 export function isActive(item: NavItem, location: string): boolean {
