@@ -365,7 +365,14 @@ async function seed(sink: Sink, documents: number, now: Date): Promise<Seeded> {
   });
   const user = person(USER.fullName, USER.email);
   const colleagues = COLLEAGUES.map((fullName) => person(fullName));
-  const counts: Counts = { documents: 0, sharedDocuments: 0, archived: 0, pages: 0, signFlows: 0, participants: 0 };
+  const counts: Counts = {
+    documents: 0,
+    sharedDocuments: 0,
+    archived: 0,
+    pages: 0,
+    signFlows: 0,
+    participants: 0,
+  };
   await sink.write(
     new Map([
       [
@@ -388,7 +395,9 @@ async function seed(sink: Sink, documents: number, now: Date): Promise<Seeded> {
   );
   const BATCH = 5_000;
   for (let first = 0; first < documents; first += BATCH) {
-    const batch: Batch = new Map([DOCUMENTS, PAGES, FLOWS, PARTICIPANTS, ARCHIVES].map((table) => [table, []]));
+    const batch: Batch = new Map(
+      [DOCUMENTS, PAGES, FLOWS, PARTICIPANTS, ARCHIVES].map((table) => [table, []]),
+    );
     const add = (table: TableSpec, row: Value[]) => batch.get(table)?.push(row);
     for (let n = first; n < Math.min(documents, first + BATCH); n += 1) {
       const isShared = n % SHARED_EVERY === 0;
@@ -422,7 +431,8 @@ async function seed(sink: Sink, documents: number, now: Date): Promise<Seeded> {
         state === 'signed' ? `documents/${id}/signed.pdf` : null,
       ]);
       if (state !== 'error') {
-        for (let page = 1; page <= pageCount; page += 1) add(PAGES, [id, page, pageImageKey(id, page), 1240, 1754]);
+        for (let page = 1; page <= pageCount; page += 1)
+          add(PAGES, [id, page, pageImageKey(id, page), 1240, 1754]);
         counts.pages += pageCount;
       }
       if (!isShared && rng() < ARCHIVED_SHARE) {
@@ -588,7 +598,11 @@ export async function prepareDatabase(
   documents: number,
   now: Date,
 ): Promise<Seeded & { seedSeconds: number }> {
-  const opened = await openDatabase({ dataDir, databaseUrl, ...(pgSchema === undefined ? {} : { pgSchema }) });
+  const opened = await openDatabase({
+    dataDir,
+    databaseUrl,
+    ...(pgSchema === undefined ? {} : { pgSchema }),
+  });
   try {
     const target = migrationBeforeLists(dialect);
     if (target !== null) {
@@ -604,7 +618,9 @@ export async function prepareDatabase(
     await opened.db.destroy();
   }
   const sink =
-    databaseUrl === null || pgSchema === undefined ? sqliteSink(dataDir) : await pgSink(databaseUrl, pgSchema);
+    databaseUrl === null || pgSchema === undefined
+      ? sqliteSink(dataDir)
+      : await pgSink(databaseUrl, pgSchema);
   const startedAt = performance.now();
   try {
     const seeded = await seed(sink, documents, now);
@@ -614,17 +630,28 @@ export async function prepareDatabase(
   }
 }
 
-async function measureDialect(dialect: SqlDialect, documents: number, databaseUrl: string | null): Promise<DialectRun> {
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+async function measureDialect(
+  dialect: SqlDialect,
+  documents: number,
+  databaseUrl: string | null,
+): Promise<DialectRun> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'paraph-bench-api-'));
   const pgSchema = databaseUrl === null ? undefined : `bench_${randomUUID().replaceAll('-', '')}`;
-  const config = loadConfig({
+  const env = {
     PARAPH_DATA_DIR: dataDir,
     PARAPH_DEMO: '0',
     // A log line per request would measure pino and the terminal, on both routes alike.
     PARAPH_LOG_LEVEL: 'warn',
     PARAPH_APP_DIR: path.join(dataDir, 'no-app'),
     ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl, PARAPH_CA_PASSPHRASE: PASSWORD }),
-  });
+  };
+  const config = loadConfig(env);
   const now = new Date();
   const problems: string[] = [];
   let app: FastifyInstance | null = null;
@@ -645,9 +672,7 @@ async function measureDialect(dialect: SqlDialect, documents: number, databaseUr
       analyzeSeconds = (performance.now() - analyzeStartedAt) / 1000;
     }
     const tokens = { user: await signIn(app, user.email), colleague: await signIn(app, colleague.email) };
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const origin = `http://127.0.0.1:${port}`;
+    const origin = await listen(app);
 
     const firstPage = await fetch(`${origin}/api/documents/active`, {
       headers: { authorization: `Bearer ${tokens.user}` },
@@ -655,30 +680,52 @@ async function measureDialect(dialect: SqlDialect, documents: number, databaseUr
     const totalPages = ((await firstPage.json()) as ListBody).meta?.totalPages ?? 1;
     const middlePage = totalPages > 1_000 ? Math.floor(totalPages / 2) : null;
 
+    const measureTargets = async (list: Target[], at: string): Promise<void> => {
+      for (const target of list) {
+        const token = tokens[target.as];
+        // One request first: it must succeed with the expected shape, and it is the one that finds nothing
+        // remembered yet (the count of a search, where a deep page starts): its time is reported apart.
+        const probeStartedAt = performance.now();
+        const probe = await fetch(`${at}${target.path}`, { headers: { authorization: `Bearer ${token}` } });
+        const body: unknown = await probe.json();
+        const firstMs = performance.now() - probeStartedAt;
+        const failure = probe.status === 200 ? target.expect(body) : `status ${probe.status}`;
+        if (failure !== null) {
+          problems.push(`${dialect} ${target.label}: ${failure}`);
+          continue;
+        }
+        await load(at, target, token, WARM_UP_SECONDS);
+        const result = await load(at, target, token, DURATION_SECONDS);
+        if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+          problems.push(
+            `${dialect} ${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts under load`,
+          );
+        }
+        results.push({ target, result, firstMs, totalPages: (body as ListBody).meta?.totalPages ?? null });
+      }
+    };
     type Measured = { target: Target; result: Result; firstMs: number; totalPages: number | null };
     const results: Measured[] = [];
-    for (const target of targets(middlePage)) {
-      const token = tokens[target.as];
-      // One request first: it must succeed with the expected shape, and it is the one that finds nothing
-      // remembered yet (the count of a search, where a deep page starts): its time is reported apart.
-      const probeStartedAt = performance.now();
-      const probe = await fetch(`${origin}${target.path}`, { headers: { authorization: `Bearer ${token}` } });
-      const body: unknown = await probe.json();
-      const firstMs = performance.now() - probeStartedAt;
-      const failure = probe.status === 200 ? target.expect(body) : `status ${probe.status}`;
-      if (failure !== null) {
-        problems.push(`${dialect} ${target.label}: ${failure}`);
-        continue;
-      }
-      await load(origin, target, token, WARM_UP_SECONDS);
-      const result = await load(origin, target, token, DURATION_SECONDS);
-      if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-        problems.push(
-          `${dialect} ${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts under load`,
-        );
-      }
-      results.push({ target, result, firstMs, totalPages: (body as ListBody).meta?.totalPages ?? null });
-    }
+    await measureTargets(targets(middlePage), origin);
+    // The same targeted routes once more on a server that keeps no page it sent (PARAPH_LIST_CACHE_MB=0):
+    // every request reads and writes its page anew. Shown beside the others, not held to the targets.
+    await app.close();
+    app = await buildApp(loadConfig({ ...env, PARAPH_LIST_CACHE_MB: '0' }), {
+      handlers: { listSmartCards: async () => ({ data: [] }) },
+      ...(pgSchema === undefined ? {} : { pgSchema }),
+    });
+    const uncachedOrigin = await listen(app);
+    await measureTargets(
+      targets(middlePage)
+        .filter((target) => target.targeted)
+        .map((target) => ({
+          ...target,
+          key: `${target.key}NoPageCache`,
+          label: `${target.label}, no page cache`,
+          targeted: false,
+        })),
+      uncachedOrigin,
+    );
 
     const trivial = results.find((entry) => entry.target.key === 'trivial')?.result;
     const p99Target = TARGET_P99_MS[documents] ?? 50;
@@ -698,7 +745,9 @@ async function measureDialect(dialect: SqlDialect, documents: number, databaseUr
       ms(result.latency.p50),
       ms(result.latency.p99),
       ms(Math.round(firstMs)),
-      trivial === undefined ? '' : `${Math.round((100 * result.requests.average) / trivial.requests.average)} %`,
+      trivial === undefined
+        ? ''
+        : `${Math.round((100 * result.requests.average) / trivial.requests.average)} %`,
       verdict(target, result),
       pages ?? '',
     ]);
@@ -740,13 +789,19 @@ async function measureDialect(dialect: SqlDialect, documents: number, databaseUr
 
 async function measure(documents: number, name: string): Promise<BenchResult> {
   const tables: Table[] = [];
-  const metrics: Record<string, number> = { documents, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS };
+  const metrics: Record<string, number> = {
+    documents,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_SECONDS,
+  };
   const notes: string[] = [];
   const problems: string[] = [];
   for (const dialect of ['sqlite', 'postgres'] as const) {
     const cluster = dialect === 'postgres' ? startPgCluster() : null;
     if (dialect === 'postgres' && cluster === null) {
-      notes.push('PostgreSQL: not measured (no BENCH_DATABASE_URL, and no Debian postgresql package to start one)');
+      notes.push(
+        'PostgreSQL: not measured (no BENCH_DATABASE_URL, and no Debian postgresql package to start one)',
+      );
       continue;
     }
     try {

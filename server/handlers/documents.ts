@@ -57,7 +57,6 @@ function pageLink(path: string, params: ListParams, page: number): string {
 // written out again. Per database (tests run several in one process), the least recently used first out.
 type SentPage = { fingerprint: string; body: string; at: number };
 type SentPages = { pages: Map<string, SentPage>; chars: number };
-const SENT_PAGES_CHARS = 32 * 1024 * 1024;
 const sentPages = new WeakMap<Kysely<Database>, SentPages>();
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -71,6 +70,7 @@ function sentPagesOf(deps: AppDeps): SentPages {
 }
 
 function recall(deps: AppDeps, key: string, fingerprint: string, now: number): string | null {
+  if (deps.config.listCacheBytes === 0) return null;
   const sent = sentPagesOf(deps);
   const page = sent.pages.get(key);
   if (page === undefined) return null;
@@ -85,6 +85,7 @@ function recall(deps: AppDeps, key: string, fingerprint: string, now: number): s
 }
 
 function remember(deps: AppDeps, key: string, page: SentPage): void {
+  if (deps.config.listCacheBytes === 0) return;
   const sent = sentPagesOf(deps);
   const previous = sent.pages.get(key);
   if (previous !== undefined) sent.chars -= previous.body.length;
@@ -92,7 +93,7 @@ function remember(deps: AppDeps, key: string, page: SentPage): void {
   sent.pages.set(key, page);
   sent.chars += page.body.length;
   for (const [oldest, entry] of sent.pages) {
-    if (sent.chars <= SENT_PAGES_CHARS) break;
+    if (sent.chars * 2 <= deps.config.listCacheBytes) break;
     sent.pages.delete(oldest);
     sent.chars -= entry.body.length;
   }

@@ -187,13 +187,20 @@ describe('the list tables follow every change', () => {
     const email = pick(addresses, invitee.who);
     if (email === undefined) return;
     const account = (await users()).find((user) => user.email === email);
+    // After the flow's others, as the server orders them: with equal positions two queries could list
+    // them in different orders, and the permissions read the order.
+    const last = await db()
+      .selectFrom('sign_flow_participants')
+      .select((eb) => eb.fn.max('position').as('position'))
+      .where('sign_flow_id', '=', flowId)
+      .executeTakeFirst();
     await db()
       .insertInto('sign_flow_participants')
       .values({
         id: randomUUID(),
         sign_flow_id: flowId,
         role: pick(ROLES, invitee.role) ?? 'signatory',
-        position: 1,
+        position: Number(last?.position ?? 0) + 1,
         email,
         user_id: invitee.linked && account !== undefined ? account.id : null,
         state: pick(PARTICIPANT_STATES, invitee.state) ?? 'pending',
