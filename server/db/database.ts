@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { errorText } from '../http/logging.ts';
 import {
@@ -14,6 +14,8 @@ import {
 import type { SqlDialect } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
+import { foldForSearch } from './search-fold.ts';
+import { ensureSearchIndexes } from './search-index.ts';
 import { withStartLock } from './start-lock.ts';
 
 export type OpenDatabaseOptions = {
@@ -95,16 +97,51 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       pool,
     };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(options.dataDir, 'paraph.sqlite'));
+  const file = openSqliteFile(options.dataDir);
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }),
+    dialect: 'sqlite',
+    pool: null,
+  };
+}
+
+/**
+ * The SQLite file as every connection to it must be opened: its settings, and the functions its triggers
+ * call (the search's fold, migration 0014). The benchmarks open their own connection through this.
+ */
+export function openSqliteFile(dataDir: string): SqliteDatabase.Database {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(dataDir, 'paraph.sqlite'));
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
+  file.function('paraph_fold', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? foldForSearch(value) : value,
+  );
+  return file;
+}
+
+// Kysely prepares every statement it runs; the same few hundred statements come back all the time, and
+// preparing one can cost more than running it. Kysely uses one connection at a time and never iterates
+// (streams), so a prepared statement is never in use twice at once.
+const STATEMENT_CACHE_SIZE = 500;
+
+function withStatementCache(file: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
-    dialect: 'sqlite',
-    pool: null,
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      const cached = statements.get(sqlText);
+      if (cached !== undefined) return cached;
+      const statement = file.prepare(sqlText);
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = statements.keys().next();
+        if (oldest.done !== true) statements.delete(oldest.value);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
   };
 }
 
@@ -130,7 +167,10 @@ export async function openMigratedDatabase(options: OpenDatabaseOptions): Promis
   try {
     opened = await openDatabase(options);
     const { db, dialect } = opened;
-    await withStartLock(options, () => migrateToLatest(db, dialect, options.pgSchema));
+    await withStartLock(options, async () => {
+      await migrateToLatest(db, dialect, options.pgSchema);
+      await ensureSearchIndexes(db, dialect, options.log ?? CONSOLE_LOG);
+    });
   } catch (error) {
     await opened?.db.destroy();
     // The schema and the lock are asked for outside Kysely: their errors come unclassified.
