@@ -7,6 +7,12 @@ import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 import { noLiteralText } from './scripts/eslint/no-literal-text.js';
 
+// expect(<query>).toBeTruthy() / .toBeDefined(), the query being screen.getBy…, within(x).getAllBy…,
+// getByRole… or an awaited findBy…: forbidden in tests below.
+const TRUTHY_EXPECT =
+  "CallExpression[callee.property.name=/^(toBeTruthy|toBeDefined)$/] > MemberExpression.callee > CallExpression.object[callee.name='expect']";
+const QUERY_NAME = '/^(get|find)(All)?By[A-Z]/';
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'test-results', 'playwright-report', 'openapi/schema.d.ts'] },
   js.configs.recommended,
@@ -37,6 +43,8 @@ export default tseslint.config(
             { target: './src', from: './server', message: 'src/ must not import server/' },
             { target: './server', from: './src', message: 'server/ must not import src/' },
             { target: './openapi', from: ['./src', './server', './machines'], message: 'openapi/ is the contract: it imports nothing' },
+            // Test data (the gate's events, fixtures) never ships: only tests and scripts/ read tests/.
+            { target: ['./src', './server', './machines'], from: './tests', message: 'production code must not import tests/' },
             // Views read actors and send them events; calls and browser effects reach them only through
             // the composition (src/app), so a view cannot act behind its machine's back.
             { target: './src/views', from: ['./src/api', './src/services'], message: 'views must not import src/api or src/services: compose it in src/app' },
@@ -53,6 +61,21 @@ export default tseslint.config(
         { patterns: [{ group: ['react', 'react-dom', '@fluentui/*', 'wouter', 'openapi-fetch', 'fastify*', 'kysely'], message: 'machines/ imports only xstate, zod and openapi types' }] },
       ],
       'no-restricted-globals': ['error', 'fetch', 'window', 'document', 'localStorage', 'XMLHttpRequest'],
+    },
+  },
+  {
+    // A getBy*/findBy* query throws when nothing matches, so toBeTruthy()/toBeDefined() on what it returns
+    // asserts nothing (and a Playwright locator is always truthy): the test must say what matters.
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['CallExpression.arguments', 'AwaitExpression.arguments > CallExpression.argument'].map((query) => ({
+          selector: `${TRUTHY_EXPECT} > ${query}:matches([callee.name=${QUERY_NAME}], [callee.property.name=${QUERY_NAME}])`,
+          message:
+            'A getBy*/findBy* query already throws when nothing matches: assert what matters (toBeVisible(), toBeEnabled(), its text or an attribute).',
+        })),
+      ],
     },
   },
   {

@@ -20,6 +20,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...(hasPostgres ? [] : ['tests/api/**/*.pg.test.ts'])],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          setupFiles: ['tests/api/pg-worker-setup.ts'],
         },
       },
       {

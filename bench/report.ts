@@ -23,6 +23,8 @@ export type BenchResult = {
 export type Bench = {
   name: string;
   title: string;
+  // Left out of `npm run bench` without names (too long to run every time).
+  onlyWhenNamed?: boolean;
   run(): Promise<BenchResult>;
 };
 

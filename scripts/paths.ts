@@ -1,14 +1,12 @@
 // `npm run paths -- <machine> [--json]`: the paths that together take every transition of a registered
 // machine, as numbered steps QA can turn into test cases, or as JSON for tools:
-// { machine, paths: [{ input, covers, steps: [{ event, state }] }] }.
-import { MACHINES } from '../machines/index';
-import {
-  createPayloadLegend,
-  describeStep,
-  stateLabel,
-  toPlainJson,
-  transitionPaths,
-} from './lib/transition-paths';
+// { machine, transitions, unreached, paths: [{ input, covers, steps: [{ event, state }] }] }, where a
+// value JSON cannot carry (undefined, a Blob, a Date...) is an object tagged with "$type" (README, "QA").
+// The events and inputs each machine is sent are the gate's (tests/machines/events.ts).
+import { MACHINES, type MachineName } from '../machines/index';
+import { registeredMachine } from '../tests/machines/events';
+import { pathsAsJson, pathsAsText } from './lib/paths-output';
+import { transitionPaths } from './lib/transition-paths';
 
 function main(argv: string[]): number {
   const args = argv.filter((arg) => arg !== '--json');
@@ -22,45 +20,13 @@ function main(argv: string[]): number {
     );
     return 1;
   }
-  const entry = MACHINES[name as keyof typeof MACHINES];
-  const { transitions, paths, unreached } = transitionPaths(entry);
-
-  if (isJson) {
-    const output = {
-      machine: name,
-      transitions: transitions.length,
-      unreached,
-      paths: paths.map((path) => ({
-        input: toPlainJson(path.input ?? null),
-        covers: path.covers,
-        steps: path.steps.map((step) => ({
-          event: toPlainJson(step.event),
-          state: stateLabel(step.state.value),
-        })),
-      })),
-    };
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return 0;
-  }
-
-  const lines = [
-    `${name}: ${paths.length} paths take all ${transitions.length - unreached.length} reachable transitions` +
-      ` of ${transitions.length}.`,
-  ];
-  const legend = createPayloadLegend();
-  for (const [index, path] of paths.entries()) {
-    lines.push('', `Path ${index + 1}`);
-    path.steps.forEach((step, stepIndex) => {
-      lines.push(`  ${stepIndex + 1}. ${describeStep(entry.machine, step, path.input, legend)}`);
-    });
-  }
-  if (legend.entries().length > 0) {
-    lines.push('', 'Payloads', ...legend.entries().map(([label, json]) => `  ${label} = ${json}`));
-  }
-  if (unreached.length > 0) {
-    lines.push('', 'No registered event reaches:', ...unreached.map((key) => `  - ${key}`));
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const entry = registeredMachine(name as MachineName);
+  const result = transitionPaths(entry);
+  process.stdout.write(
+    isJson
+      ? `${JSON.stringify(pathsAsJson(name, result), null, 2)}\n`
+      : pathsAsText(name, entry.machine, result),
+  );
   return 0;
 }
 

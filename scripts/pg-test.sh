@@ -40,15 +40,24 @@ trap cleanup EXIT INT TERM
 
 as_pg "'$PGBIN/initdb' -D '$CLUSTER' -U paraph --auth=trust --encoding=UTF8 --locale=C.UTF-8" >/dev/null
 as_pg "'$PGBIN/pg_ctl' -D '$CLUSTER' -l '$LOG' -w -o \"-p $PORT -k '$WORK' -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off\" start" >/dev/null
-as_pg "'$PGBIN/createdb' -h 127.0.0.1 -p $PORT -U paraph paraph_test"
-echo "PostgreSQL running on 127.0.0.1:$PORT (cluster in $CLUSTER)"
+# A database per vitest worker (tests/api/pg-worker-setup.ts points each worker at its own): Kysely's
+# migrator lists every schema's tables of its database, and fails with "schema does not exist" when
+# another test drops its schema at that moment, so two workers never share one. As a database
+# administrator would, each gets pg_trgm for the document search's trigram index: installed in one test's
+# schema, it would go when that schema is dropped (server/db/search-index.ts).
+WORKERS=${PG_TEST_WORKERS:-2}
+i=1
+while [ "$i" -le "$WORKERS" ]; do
+  as_pg "'$PGBIN/createdb' -h 127.0.0.1 -p $PORT -U paraph paraph_test_$i"
+  as_pg "'$PGBIN/psql' -q -h 127.0.0.1 -p $PORT -U paraph -d paraph_test_$i -c 'CREATE EXTENSION pg_trgm SCHEMA public'"
+  i=$((i + 1))
+done
+echo "PostgreSQL running on 127.0.0.1:$PORT (cluster in $CLUSTER), $WORKERS test databases"
 
 cd "$ROOT"
 status=0
-# One worker: the test apps share one database, and Kysely's migrator lists every schema's tables
-# (has_schema_privilege on each), which fails with "schema does not exist" when another worker drops its
-# schema at that moment (kept explicit, whatever vitest.config.ts's worker count).
-TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" npx vitest run --project node --maxWorkers=1 "$@" || status=$?
+TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" PG_TEST_WORKERS=$WORKERS \
+  npx vitest run --project node --maxWorkers="$WORKERS" "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "API tests failed against PostgreSQL (exit $status); last lines of the server log:" >&2
   tail -n 40 "$LOG" >&2 || true

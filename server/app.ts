@@ -139,7 +139,7 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
     const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
-    const signingServices = lazySigningServices(pki, config, clock);
+    const signingServices = lazySigningServices(pki, config, clock, { log: app.log });
     const signer = overrides.signer ?? lazyLocalSigner(pki, signingServices, clock);
     const metrics = createMetrics({ db, clock, log: app.log });
     const deps: AppDeps = {

@@ -89,6 +89,9 @@ export type Config = {
   // Days a signatory or reviewer may leave their turn waiting before a reminder, then at most one a day
   // (PARAPH_REMINDER_DAYS; 0 turns reminders off).
   reminderDays: number;
+  // Memory for list pages already sent, reused while nothing they show has changed (PARAPH_LIST_CACHE_MB,
+  // 32; 0 turns it off and reads every page anew).
+  listCacheBytes: number;
 };
 
 export type CaFiles = { certificate: string; key: string; keyPassphrase: string | null };
@@ -400,5 +403,6 @@ export function loadConfig(env: Env): Config {
     tsaUrl: tsaUrl(env),
     mailFrom: mailFrom(env, publicOrigin.origin),
     reminderDays: integer(env, 'PARAPH_REMINDER_DAYS', 3, 0),
+    listCacheBytes: integer(env, 'PARAPH_LIST_CACHE_MB', 32, 0) * 1024 * 1024,
   };
 }

@@ -3,11 +3,19 @@
 //
 // A transition is one (atomic state, event, guarded alternative) of the machine's definition: an event
 // handled by an ancestor counts once per atomic state that can receive it, and each alternative of a
-// guarded list counts separately. xstate/graph's shortest paths are keyed on the transition taken (the
-// snapshot, the event and the state it came from, as STACK.md recommends), so a transition that loops
-// back to a visited state still gets a path; a greedy cover then keeps few paths that take them all.
-import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject } from 'xstate';
-import { getShortestPaths, serializeSnapshot } from 'xstate/graph';
+// guarded list counts separately. A breadth-first traversal finds, for every transition, a shortest path
+// that takes it (a transition that loops back to a visited state too); a greedy cover then keeps few paths
+// that take them all. xstate/graph's getShortestPaths gives one path per state, so it needed the whole
+// context and the way in as its key (STACK.md): the state space grew with every field an event can set.
+import {
+  createEmptyActor,
+  type AnyActorScope,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type EventObject,
+} from 'xstate';
+import { formatValue, toPlainJson } from './plain-json';
 
 export type RegisteredMachine = {
   machine: AnyStateMachine;
@@ -137,7 +145,10 @@ export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
 
 /** The transitions `event` takes from `snapshot`, as keys of listTransitions. */
 export function takenTransitions(snapshot: AnyMachineSnapshot, event: EventObject): string[] {
-  const definitions = snapshot.machine.getTransitionData(snapshot, event);
+  return keysOf(snapshot, snapshot.machine.getTransitionData(snapshot, event));
+}
+
+function keysOf(snapshot: AnyMachineSnapshot, definitions: readonly TransitionDefinition[]): string[] {
   const leaves = (snapshot._nodes as AnyStateNode[]).filter(
     (node) => node.type === 'atomic' || node.type === 'final',
   );
@@ -148,112 +159,337 @@ export function takenTransitions(snapshot: AnyMachineSnapshot, event: EventObjec
   });
 }
 
-/** JSON for people and tools: a Blob is shown by its size, not as '{}'. */
-export function toPlainJson(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value, (_key, item: unknown) =>
-      item instanceof Blob ? `Blob(${item.size} bytes)` : item,
-    ),
+/** Nodes (state value and keyed context) explored per input before giving up. */
+export const TRAVERSAL_LIMIT = 100_000;
+
+/**
+ * Records the context fields guards read: a proxy over the context passed to them notes every field
+ * looked up, tested with `in`, or listed (a spread or Object.keys lists them all).
+ */
+type GuardReads = { fields: Set<string>; watch: <T>(context: T) => T };
+
+function watchGuardReads(): GuardReads {
+  const fields = new Set<string>();
+  const proxies = new WeakSet<object>();
+  const note = (key: string | symbol) => {
+    if (typeof key === 'string') fields.add(key);
+  };
+  const watch = <T>(context: T): T => {
+    if (context === null || typeof context !== 'object' || proxies.has(context)) return context;
+    const proxy = new Proxy(context, {
+      get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
+      has: (target, key) => (note(key), Reflect.has(target, key)),
+      getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
+      ownKeys: (target) => {
+        const keys = Reflect.ownKeys(target);
+        keys.forEach(note);
+        return keys;
+      },
+    });
+    proxies.add(proxy);
+    return proxy;
+  };
+  return { fields, watch };
+}
+
+type GuardImplementation = ((args: { context: unknown }, params: unknown) => boolean) | { check: unknown };
+
+/**
+ * The machine with each named guard reading through `reads`, so guards evaluated inside a step (for an
+ * event an action raises) are seen too. and()/or()/not() are left as they are: they call named guards.
+ */
+function watchedMachine(machine: AnyStateMachine, reads: GuardReads): AnyStateMachine {
+  const guards = machine.implementations.guards as Record<string, GuardImplementation>;
+  const watched = Object.fromEntries(
+    Object.entries(guards).map(([name, guard]) => [
+      name,
+      typeof guard === 'function'
+        ? (args: { context: unknown }, params: unknown) =>
+            guard({ ...args, context: reads.watch(args.context) }, params)
+        : guard,
+    ]),
   );
+  return machine.provide({ guards: watched } as Parameters<AnyStateMachine['provide']>[0]);
 }
 
-function serializeEvent(event: EventObject): string {
-  return JSON.stringify(toPlainJson(event));
+/** What a traversal keys its states on: the state value and only the context fields guards read. */
+export function traversalKey(snapshot: AnyMachineSnapshot, fields: readonly string[]): string {
+  const context = (snapshot.context ?? {}) as Record<string, unknown>;
+  return JSON.stringify([
+    snapshot.value,
+    snapshot.status,
+    fields.map((field) => (Object.hasOwn(context, field) ? [field, toPlainJson(context[field])] : [field])),
+  ]);
 }
 
-/** Steps explored per input before giving up; document-list, the largest machine today, needs ~40 000. */
-export const TRAVERSAL_LIMIT = 500_000;
+/** The snapshot `event` leads to, with nothing run: actions and actors are the test's or the app's. */
+export function nextSnapshot(snapshot: AnyMachineSnapshot, event: EventObject): AnyMachineSnapshot {
+  return snapshot.machine.transition(snapshot, event, inertScope());
+}
 
-function tryTraversal<T>(machine: AnyStateMachine, traverse: () => T): T {
-  try {
-    return traverse();
-  } catch (error) {
-    if (error instanceof Error && error.message === 'Traversal limit exceeded') {
+function inertScope(): AnyActorScope {
+  const self = createEmptyActor();
+  return {
+    self,
+    id: '',
+    sessionId: '',
+    logger: () => {},
+    defer: () => {},
+    emit: () => {},
+    system: self.system,
+    stopChild: () => {},
+    actionExecutor: () => {},
+  };
+}
+
+/** A set of transitions as bits, by their index in listTransitions. */
+type Bits = Uint32Array;
+
+function bitsWith(base: Bits, indexes: readonly number[]): Bits {
+  const bits = base.slice();
+  for (const index of indexes) bits[index >>> 5]! |= 1 << (index & 31);
+  return bits;
+}
+
+function or(left: Bits, right: Bits): Bits {
+  return left.map((word, index) => word | right[index]!);
+}
+
+function countCommon(left: Bits, right: Bits): number {
+  let count = 0;
+  for (let word = 0; word < left.length; word++) {
+    let bits = left[word]! & right[word]!;
+    while (bits !== 0) {
+      bits &= bits - 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+type Node = {
+  snapshot: AnyMachineSnapshot;
+  key: string;
+  via: Edge | null;
+  depth: number;
+  covers: Bits;
+  out: Edge[];
+};
+/** One event sent in one node, to the node it leads to (`via` that edge if it found it first). */
+type Edge = { from: Node; event: EventObject; taken: string[]; own: Bits; covers: Bits; to: Node };
+
+type Exploration = {
+  input: unknown;
+  machine: AnyStateMachine;
+  fields: readonly string[];
+  known: Map<string, Node>;
+  edges: Edge[];
+};
+
+/**
+ * Breadth first from the input's initial state, one node per key (traversalKey): every edge is then the
+ * end of a shortest path that takes its transitions. Stops early, answering null, as soon as a guard reads
+ * a field that is not in `fields`: nodes merged on the smaller key may not be alike.
+ */
+function explore(
+  entry: RegisteredMachine,
+  input: unknown,
+  fields: readonly string[],
+  reads: GuardReads,
+  indexOf: Map<string, number>,
+): Exploration | null {
+  const machine = watchedMachine(entry.machine, reads);
+  const scope = inertScope();
+  const snapshot = machine.getInitialSnapshot(scope, input);
+  const none = new Uint32Array(Math.ceil(indexOf.size / 32));
+  const root: Node = {
+    snapshot,
+    key: traversalKey(snapshot, fields),
+    via: null,
+    depth: 0,
+    covers: none,
+    out: [],
+  };
+  const known = new Map<string, Node>([[root.key, root]]);
+  const queue = [root];
+  const edges: Edge[] = [];
+  const isKeyed = (field: string) => fields.includes(field);
+  for (let next = 0; next < queue.length; next++) {
+    if (queue.length > TRAVERSAL_LIMIT) {
       throw new Error(
-        `${machine.id}: more than ${TRAVERSAL_LIMIT} steps explored; the registered events probably let the context ` +
-          'grow without end (a counter, a growing list): give them payloads that keep it bounded',
+        `${entry.machine.id}: more than ${TRAVERSAL_LIMIT} states explored; a context field the guards read ` +
+          `(${fields.join(', ') || 'none'}) probably grows without end (a counter, a growing list): give ` +
+          'the registered events payloads that keep it bounded',
       );
     }
-    throw error;
+    const node = queue[next]!;
+    if (node.snapshot.status !== 'active') continue;
+    const probe = { ...node.snapshot, context: reads.watch(node.snapshot.context) } as AnyMachineSnapshot;
+    for (const event of entry.events) {
+      const definitions = machine.getTransitionData(probe, event);
+      // snapshot.can(event): an event whose only transitions do nothing is not offered.
+      if (!definitions.some((definition) => definition.target !== undefined || definition.actions.length > 0))
+        continue;
+      const snapshot = machine.transition(node.snapshot, event, scope);
+      const taken = keysOf(node.snapshot, definitions);
+      const own = bitsWith(
+        none,
+        taken.flatMap((key) => indexOf.get(key) ?? []),
+      );
+      const key = traversalKey(snapshot, fields);
+      const seen = known.get(key);
+      const edge: Edge = { from: node, event, taken, own, covers: or(node.covers, own), to: seen ?? root };
+      if (!seen) {
+        edge.to = { snapshot, key, via: edge, depth: node.depth + 1, covers: edge.covers, out: [] };
+        known.set(key, edge.to);
+        queue.push(edge.to);
+      }
+      node.out.push(edge);
+      edges.push(edge);
+    }
+    if (![...reads.fields].every(isKeyed)) return null;
+  }
+  return { input, machine, fields, known, edges };
+}
+
+/** The steps from the initial state through `edge`, each with the snapshot it really leads to. */
+function stepsTo(edge: Edge): PathStep[] {
+  const chain: Edge[] = [];
+  for (let current: Edge | null = edge; current; current = current.from.via) chain.unshift(current);
+  const root = chain[0]!.from;
+  return [
+    { event: { type: 'xstate.init' }, state: root.snapshot, transitions: [] },
+    ...chain.map((link) => ({
+      event: link.event,
+      state: link.to.via === link ? link.to.snapshot : nextSnapshot(link.from.snapshot, link.event),
+      transitions: link.taken,
+    })),
+  ];
+}
+
+/** Paths are made longer to take more transitions while they stay this short: a test case QA can follow. */
+const EXTENDED_PATH_STEPS = 9;
+
+/** The shortest way on from `start` to an edge that takes a transition still uncovered, if near enough. */
+function routeOn(start: Node, uncovered: Bits, maxEdges: number): Edge[] | null {
+  const cameBy = new Map<Node, Edge | null>([[start, null]]);
+  let frontier = [start];
+  for (let depth = 0; depth < maxEdges && frontier.length > 0; depth++) {
+    const next: Node[] = [];
+    for (const node of frontier) {
+      for (const edge of node.out) {
+        if (countCommon(edge.own, uncovered) > 0) {
+          const route = [edge];
+          for (let back = cameBy.get(node); back; back = cameBy.get(back.from)) route.unshift(back);
+          return route;
+        }
+        if (!cameBy.has(edge.to)) {
+          cameBy.set(edge.to, edge);
+          next.push(edge.to);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return null;
+}
+
+/**
+ * Goes on from the end of `steps` to the nearest transitions still uncovered, replaying each step on the
+ * path's own snapshot (its unkeyed context may differ from the node's); stops where they part.
+ */
+function extend(exploration: Exploration, steps: PathStep[], uncovered: Bits): void {
+  const scope = inertScope();
+  const { machine, fields, known } = exploration;
+  for (;;) {
+    const current = steps.at(-1)!.state;
+    const node = current.status === 'active' ? known.get(traversalKey(current, fields)) : undefined;
+    const route = node && routeOn(node, uncovered, EXTENDED_PATH_STEPS - steps.length);
+    if (!route) return;
+    let snapshot = current;
+    for (const edge of route) {
+      const taken = keysOf(snapshot, machine.getTransitionData(snapshot, edge.event));
+      const after = machine.transition(snapshot, edge.event, scope);
+      if (taken.join('\n') !== edge.taken.join('\n') || traversalKey(after, fields) !== edge.to.key) return;
+      steps.push({ event: edge.event, state: after, transitions: taken });
+      edge.own.forEach((word, index) => (uncovered[index]! &= ~word));
+      snapshot = after;
+    }
   }
 }
 
-function shortestPathsFor(entry: RegisteredMachine, input: unknown): PathStep[][] {
-  // Paths share their prefixes' snapshot objects, so each (snapshot, event) is resolved once.
-  const taken = new WeakMap<AnyMachineSnapshot, Map<EventObject, string[]>>();
-  const takenOnce = (snapshot: AnyMachineSnapshot, event: EventObject): string[] => {
-    const byEvent = taken.get(snapshot) ?? new Map<EventObject, string[]>();
-    taken.set(snapshot, byEvent);
-    const known = byEvent.get(event);
-    if (known) return known;
-    const keys = takenTransitions(snapshot, event);
-    byEvent.set(event, keys);
-    return keys;
-  };
-  const paths = tryTraversal(entry.machine, () =>
-    getShortestPaths(entry.machine, {
-      input,
-      // An unbounded context (a counter the events keep raising) would make the traversal endless.
-      limit: TRAVERSAL_LIMIT,
-      events: (snapshot) => entry.events.filter((event) => snapshot.can(event)),
-      serializeEvent,
-      // Keyed on the transition, not only the state reached (see STACK.md "Model-based testing").
-      serializeState: (snapshot, event, previous) =>
-        serializeSnapshot(snapshot) +
-        (event ? ` via ${serializeEvent(event)} from ${JSON.stringify(previous?.value)}` : ''),
-    }),
-  );
-  return paths.map((path) =>
-    path.steps.map((step, index) => {
-      const previous = path.steps[index - 1];
-      return {
-        event: step.event,
-        state: step.state,
-        transitions: previous ? takenOnce(previous.state, step.event) : [],
-      };
-    }),
-  );
-}
-
-/** A small set of paths that together take every transition reachable with the registered events. */
-export function transitionPaths(entry: RegisteredMachine): {
+export type TransitionPaths = {
   transitions: TransitionInfo[];
   paths: TransitionPath[];
   unreached: string[];
-} {
+  /** The context fields the traversal was keyed on with the state value: those its guards read. */
+  contextKey: string[];
+  /** Distinct (state value, keyed context) nodes explored, over all inputs. */
+  explored: number;
+};
+
+/**
+ * A small set of paths that together take every transition reachable with the registered events.
+ *
+ * The traversal keys a state on its value and the context fields the guards read, found as it goes: it
+ * starts keyed on the value alone and, whenever a guard reads a field the key lacks, starts again with
+ * that field. Two snapshots with one key offer the same transitions to every event, so exploring one of
+ * them is enough; keying on the whole context made every search term, selection or sort a state of its own.
+ */
+export function transitionPaths(entry: RegisteredMachine): TransitionPaths {
   const transitions = listTransitions(entry.machine);
-  const candidates: TransitionPath[] = [];
-  for (const input of entry.inputs ?? [undefined]) {
-    for (const steps of shortestPathsFor(entry, input)) {
-      const covers = [...new Set(steps.flatMap((step) => step.transitions))];
-      if (covers.length > 0) candidates.push({ input, steps, covers });
+  const indexOf = new Map(transitions.map((transition, index) => [transition.key, index]));
+  const inputs = entry.inputs ?? [undefined];
+  let fields: string[] = [];
+  let explorations: Exploration[] = [];
+  while (explorations.length < inputs.length) {
+    const reads = watchGuardReads();
+    explorations = [];
+    for (const input of inputs) {
+      const exploration = explore(entry, input, fields, reads, indexOf);
+      if (!exploration) break;
+      explorations.push(exploration);
     }
+    fields = [...new Set([...fields, ...reads.fields])].sort();
   }
-  const reachable = new Set(candidates.flatMap((path) => path.covers));
-  const uncovered = new Set(reachable);
+
+  const candidates = explorations.flatMap((exploration) =>
+    exploration.edges.map((edge) => ({ exploration, edge })),
+  );
+  const uncovered = new Uint32Array(Math.ceil(transitions.length / 32));
+  for (const { edge } of candidates) edge.own.forEach((word, index) => (uncovered[index]! |= word));
+  const isReached = (index: number) => (uncovered[index >>> 5]! & (1 << (index & 31))) !== 0;
+  const reached = new Set(
+    transitions.filter((_, index) => isReached(index)).map((transition) => transition.key),
+  );
   const chosen: TransitionPath[] = [];
-  while (uncovered.size > 0) {
-    let best: TransitionPath | undefined;
+  for (;;) {
+    let best: (typeof candidates)[number] | undefined;
     let bestGain = 0;
     for (const candidate of candidates) {
-      const gain = candidate.covers.filter((key) => uncovered.has(key)).length;
+      const gain = countCommon(candidate.edge.covers, uncovered);
       if (
         gain > bestGain ||
-        (gain === bestGain && best && gain > 0 && candidate.steps.length < best.steps.length)
+        (gain === bestGain && best && gain > 0 && candidate.edge.from.depth < best.edge.from.depth)
       ) {
         best = candidate;
         bestGain = gain;
       }
     }
     if (!best) break;
-    chosen.push(best);
-    for (const key of best.covers) uncovered.delete(key);
+    best.edge.covers.forEach((word, index) => (uncovered[index]! &= ~word));
+    const steps = stepsTo(best.edge);
+    extend(best.exploration, steps, uncovered);
+    const covers = [...new Set(steps.flatMap((step) => step.transitions))].filter((key) => indexOf.has(key));
+    chosen.push({ input: best.exploration.input, steps, covers });
   }
   return {
     transitions,
     // A path chosen early may be made redundant by later, longer ones.
     paths: removeRedundant(chosen),
-    unreached: transitions.map((transition) => transition.key).filter((key) => !reachable.has(key)),
+    unreached: transitions.map((transition) => transition.key).filter((key) => !reached.has(key)),
+    contextKey: fields,
+    explored: explorations.reduce((sum, exploration) => sum + exploration.known.size, 0),
   };
 }
 
@@ -271,22 +507,22 @@ function removeRedundant(paths: TransitionPath[]): TransitionPath[] {
 /** Payloads too long for a step line are named once (P1, P2, ...) and spelt out in a legend. */
 export type PayloadLegend = {
   refer: (value: unknown) => string;
-  entries: () => [label: string, json: string][];
+  entries: () => [label: string, text: string][];
 };
 
-const INLINE_PAYLOAD_LIMIT = 100;
+const INLINE_PAYLOAD_LIMIT = 120;
 
 export function createPayloadLegend(): PayloadLegend {
   const labels = new Map<string, string>();
   return {
     refer(value) {
-      const json = JSON.stringify(toPlainJson(value)) ?? 'nothing';
-      if (json.length <= INLINE_PAYLOAD_LIMIT) return json;
-      const label = labels.get(json) ?? `P${labels.size + 1}`;
-      labels.set(json, label);
+      const text = formatValue(value);
+      if (text.length <= INLINE_PAYLOAD_LIMIT) return text;
+      const label = labels.get(text) ?? `P${labels.size + 1}`;
+      labels.set(text, label);
       return label;
     },
-    entries: () => [...labels].map(([json, label]) => [label, json]),
+    entries: () => [...labels].map(([text, label]) => [label, text]),
   };
 }
 
@@ -302,10 +538,12 @@ export function describeStep(
   if (type === 'xstate.init') {
     return `Start in ${state}` + (input === undefined ? '' : ` with input ${legend.refer(input)}`);
   }
+  // An actor that resolves with nothing (a save answered 204) just succeeds.
+  const result = (value: unknown) => (value === undefined ? '' : ` with ${legend.refer(value)}`);
   const done = /^xstate\.done\.actor\.(.+)$/.exec(type);
-  if (done) return `${done[1]} succeeds with ${legend.refer(payload.output)} -> ${state}`;
+  if (done) return `${done[1]} succeeds${result(payload.output)} -> ${state}`;
   const failed = /^xstate\.error\.actor\.(.+)$/.exec(type);
-  if (failed) return `${failed[1]} fails with ${legend.refer(payload.error)} -> ${state}`;
+  if (failed) return `${failed[1]} fails${result(payload.error)} -> ${state}`;
   const after = /^xstate\.after\.([^.]+)\./.exec(type);
   if (after?.[1]) {
     const delay = (machine.implementations.delays as Record<string, unknown>)[after[1]];

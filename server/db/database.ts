@@ -2,7 +2,7 @@
 // the same Kysely queries; only the connection differs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { errorText } from '../http/logging.ts';
 import {
@@ -13,6 +13,8 @@ import {
 import type { SqlDialect } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
+import { foldForSearch } from './search-fold.ts';
+import { ensureSearchIndexes } from './search-index.ts';
 import { openSqliteFile } from './sqlite.ts';
 import { withStartLock } from './start-lock.ts';
 
@@ -95,19 +97,58 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       pool,
     };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const log = options.log ?? CONSOLE_LOG;
-  const { database } = await openSqliteFile(path.join(options.dataDir, 'paraph.sqlite'), (reason) => {
-    log.warn(
-      { error: errorText(reason), node: process.version },
-      'better-sqlite3 does not load on this Node, so the database file is opened with node:sqlite, which ' +
-        'Node 22 calls experimental; `npm rebuild better-sqlite3` builds it for this Node',
-    );
-  });
+  const database = await openSqliteConnection(options.dataDir, options.log ?? CONSOLE_LOG);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
     dialect: 'sqlite',
     pool: null,
+  };
+}
+
+/**
+ * The SQLite file as every connection to it must be opened: this Node's driver (server/db/sqlite.ts), its
+ * settings, and the functions its triggers call (the search's fold, migration 0014). The benchmarks open
+ * their own connection through this.
+ */
+export async function openSqliteConnection(
+  dataDir: string,
+  log: DatabaseLog = CONSOLE_LOG,
+): Promise<SqliteDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const { database } = await openSqliteFile(
+    path.join(dataDir, 'paraph.sqlite'),
+    (reason) => {
+      log.warn(
+        { error: errorText(reason), node: process.version },
+        'better-sqlite3 does not load on this Node, so the database file is opened with node:sqlite, which ' +
+          'Node 22 calls experimental; `npm rebuild better-sqlite3` builds it for this Node',
+      );
+    },
+    { paraph_fold: (value: unknown) => (typeof value === 'string' ? foldForSearch(value) : value) },
+  );
+  return database;
+}
+
+// Kysely prepares every statement it runs; the same few hundred statements come back all the time, and
+// preparing one can cost more than running it. Kysely uses one connection at a time and never iterates
+// (streams), so a prepared statement is never in use twice at once.
+const STATEMENT_CACHE_SIZE = 500;
+
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      const cached = statements.get(sqlText);
+      if (cached !== undefined) return cached;
+      const statement = database.prepare(sqlText);
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = statements.keys().next();
+        if (oldest.done !== true) statements.delete(oldest.value);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
   };
 }
 
@@ -133,7 +174,10 @@ export async function openMigratedDatabase(options: OpenDatabaseOptions): Promis
   try {
     opened = await openDatabase(options);
     const { db, dialect } = opened;
-    await withStartLock(options, () => migrateToLatest(db, dialect, options.pgSchema));
+    await withStartLock(options, async () => {
+      await migrateToLatest(db, dialect, options.pgSchema);
+      await ensureSearchIndexes(db, dialect, options.log ?? CONSOLE_LOG);
+    });
   } catch (error) {
     await opened?.db.destroy();
     // The schema and the lock are asked for outside Kysely: their errors come unclassified.

@@ -15,6 +15,7 @@ import { storageCleanupMigration } from './migrations/0010_storage_cleanup.ts';
 import { mailQueueMigration } from './migrations/0011_mail_queue.ts';
 import { deploymentCaMigration } from './migrations/0012_deployment_ca.ts';
 import { addressRateLimitsMigration } from './migrations/0013_address_rate_limits.ts';
+import { documentListsMigration } from './migrations/0014_document_lists.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -32,6 +33,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0011_mail_queue': mailQueueMigration,
     '0012_deployment_ca': deploymentCaMigration,
     '0013_address_rate_limits': addressRateLimitsMigration(dialect),
+    '0014_document_lists': documentListsMigration(dialect),
   };
 }
 

@@ -353,6 +353,30 @@ export type SigningCertificatesTable = {
   revocation_reason: string | null;
 };
 
+// Migration 0014: what the document lists read, written only by the database's triggers.
+export type DocumentViewersTable = {
+  user_id: string;
+  document_id: string;
+  created_at: string;
+  autodeletion_at: string;
+  state: DocumentState;
+  archived: Flag;
+  must_act: Flag;
+};
+
+export type DocumentListCountsTable = {
+  // A person's id, or '*' for the row that moves when any name or address changes.
+  user_id: string;
+  archived: Flag;
+  state: DocumentState | '';
+  must_act: Flag;
+  documents: number;
+  changes: number;
+};
+
+export type DocumentSearchTable = { document_id: string; folded: string };
+export type UserSearchTable = { user_id: string; folded: string };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -383,6 +407,10 @@ export type Database = {
   pending_deletions: PendingDeletionsTable;
   pki_keys: PkiKeysTable;
   signing_certificates: SigningCertificatesTable;
+  document_viewers: DocumentViewersTable;
+  document_list_counts: DocumentListCountsTable;
+  document_search: DocumentSearchTable;
+  user_search: UserSearchTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

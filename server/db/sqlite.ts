@@ -11,6 +11,10 @@ export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
 
 export type OpenedSqliteFile = { database: SqliteDatabase; driver: SqliteDriverName };
 
+/** A deterministic scalar SQL function of one value, which queries and triggers may call. */
+export type SqliteFunction = (value: unknown) => unknown;
+export type SqliteFunctions = Record<string, SqliteFunction>;
+
 // What is used of node:sqlite. Its types are not in @types/node 20, kept at the oldest supported Node so
 // that the type checker refuses APIs Node 20 lacks.
 type NodeSqliteStatement = {
@@ -21,6 +25,7 @@ type NodeSqliteStatement = {
 };
 type NodeSqliteDatabase = {
   exec(sql: string): void;
+  function(name: string, options: { deterministic: boolean }, fn: SqliteFunction): void;
   prepare(sql: string): NodeSqliteStatement;
   close(): void;
 };
@@ -79,15 +84,17 @@ const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 export async function openSqliteFile(
   file: string,
   onFallback: (reason: Error) => void = () => undefined,
+  functions: SqliteFunctions = {},
 ): Promise<OpenedSqliteFile> {
   const preferred = NODE_MAJOR >= 24 ? nodeSqlite() : null;
-  if (preferred !== null) return { database: openWithNodeSqlite(preferred, file), driver: 'node:sqlite' };
-  const opened = await openWithBetterSqlite3(file);
+  if (preferred !== null)
+    return { database: openWithNodeSqlite(preferred, file, functions), driver: 'node:sqlite' };
+  const opened = await openWithBetterSqlite3(file, functions);
   if (!(opened instanceof Error)) return { database: opened, driver: 'better-sqlite3' };
   const fallback = NODE_MAJOR >= 24 ? null : nodeSqlite();
   if (fallback !== null) {
     onFallback(opened);
-    return { database: openWithNodeSqlite(fallback, file), driver: 'node:sqlite' };
+    return { database: openWithNodeSqlite(fallback, file, functions), driver: 'node:sqlite' };
   }
   throw new Error(
     `The embedded database needs better-sqlite3 built for this Node (${process.version}): run ` +
@@ -96,9 +103,14 @@ export async function openSqliteFile(
   );
 }
 
-function openWithNodeSqlite(sqlite: NodeSqliteModule, file: string): SqliteDatabase {
+function openWithNodeSqlite(
+  sqlite: NodeSqliteModule,
+  file: string,
+  functions: SqliteFunctions,
+): SqliteDatabase {
   const database = new sqlite.DatabaseSync(file);
   for (const pragma of PRAGMAS) database.exec(`PRAGMA ${pragma}`);
+  for (const [name, fn] of Object.entries(functions)) database.function(name, { deterministic: true }, fn);
   return {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
@@ -168,7 +180,10 @@ export function sqliteCodeName(errcode: number): string {
 // The open file, or why better-sqlite3 cannot load: missing (an optional dependency whose build failed)
 // or built for another Node's ABI, which shows only when its first database is opened. Any other error
 // (a file that cannot be opened) is thrown.
-async function openWithBetterSqlite3(file: string): Promise<SqliteDatabase | Error> {
+async function openWithBetterSqlite3(
+  file: string,
+  functions: SqliteFunctions,
+): Promise<SqliteDatabase | Error> {
   let database: import('better-sqlite3').Database;
   try {
     const { default: BetterSqlite3 } = await import('better-sqlite3');
@@ -178,6 +193,7 @@ async function openWithBetterSqlite3(file: string): Promise<SqliteDatabase | Err
     throw error;
   }
   for (const pragma of PRAGMAS) database.pragma(pragma);
+  for (const [name, fn] of Object.entries(functions)) database.function(name, { deterministic: true }, fn);
   return database;
 }
 

@@ -1,16 +1,19 @@
-// One query builder for every document list. The category conditions are the SQL twin of `isInCategory`
-// in permissions.ts (docs/decisions.md, "Document categories").
+// The document lists: which documents a person sees in a category, how many, in which order, and which
+// ones a search finds. They read what migration 0014 keeps for them (docs/architecture.md, "Document
+// lists"): `document_viewers`, one row per document and person who sees it, whose index a page walks in
+// its sort order; `document_list_counts`, from which every category's count is a sum of a few rows; and
+// the folded search text of documents and people, with its trigram index. The category conditions are the
+// SQL twin of `isInCategory` in permissions.ts (docs/decisions.md, "Document categories"), and the viewer
+// rows follow the rule of `visibleToViewer` below; the API tests hold both to that.
 //
-// Shaped for a caller with thousands of documents (bench/api.ts); the indexes are in migration 0002:
-// - a page walks the sort index and stops after its 20 ids, then reads only those rows;
-// - the count adds index-only counts (own documents, then documents shared with the caller) and subtracts
-//   the caller's archived ones, rather than testing every document for each condition;
-// - sets that do not depend on the document row (the caller's archive, the flows the caller must act in,
-//   the users and participants a search matches) are subqueries the database computes once per query.
-import { expressionBuilder, sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+// What costs more than a page is remembered per process, and only for as long as nothing in the person's
+// lists changes (their count rows' `changes`): how many documents a search finds, and where pages begin,
+// so that the next or the same page is a seek instead of a walk over every document before it.
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import { toCount } from '../db/database.ts';
-import type { Database, DocumentRow, ParticipantRole } from '../db/schema.ts';
+import type { Database, DocumentRow, DocumentViewersTable } from '../db/schema.ts';
+import { foldForSearch } from '../db/search-fold.ts';
 import { FAILED_STATES, IN_PROGRESS_STATES, type DocumentCategory } from './permissions.ts';
 
 export const PAGE_SIZE = 20;
@@ -26,18 +29,25 @@ export type ListQuery = {
   page: number;
 };
 
-type DocEb = ExpressionBuilder<Database, 'documents'>;
-type Condition = (eb: DocEb) => Expression<SqlBool>;
+/** A document row of a page, with its owner's name and address (the list shows them). */
+export type ListedDocument = DocumentRow & { owner_full_name: string; owner_email: string };
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
 
 // "100%" must find "100%", not everything: LIKE wildcards in the user's text are escaped.
 export function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `%${escapeLike(text.toLowerCase())}%`;
 }
+
+// --- Who sees a document (one document at a time: details, actions; the lists read document_viewers) ---
+
+type ParticipantEb = ExpressionBuilder<Database, 'sign_flows' | 'sign_flow_participants'>;
+type DocEb = ExpressionBuilder<Database, 'documents'>;
 
 // Subqueries that reference no outer table: the database computes each once per query.
 const uncorrelated = expressionBuilder<Database, never>();
-
-type ParticipantEb = ExpressionBuilder<Database, 'sign_flows' | 'sign_flow_participants'>;
 
 // The viewer's participant rows: their user id, or their e-mail address while no account is linked.
 function isViewerRow(inner: ParticipantEb, viewer: AuthUser): Expression<SqlBool> {
@@ -50,43 +60,6 @@ function isViewerRow(inner: ParticipantEb, viewer: AuthUser): Expression<SqlBool
   ]);
 }
 
-// Ids of the documents whose flow has the viewer as a participant (with `role` pending, when given). The
-// two ways of being the viewer are two selects, so each reads one index (participants_user_role,
-// participants_email_role) without touching the participant rows.
-function participatedDocumentIds(viewer: AuthUser, pendingRole?: ParticipantRole) {
-  const rows = (matchesViewer: (inner: ParticipantEb) => Expression<SqlBool>) =>
-    uncorrelated
-      .selectFrom('sign_flow_participants')
-      .innerJoin('sign_flows', 'sign_flows.id', 'sign_flow_participants.sign_flow_id')
-      .select('sign_flows.document_id')
-      .where((inner) =>
-        pendingRole === undefined
-          ? matchesViewer(inner)
-          : inner.and([
-              matchesViewer(inner),
-              inner('sign_flow_participants.role', '=', pendingRole),
-              inner('sign_flow_participants.state', '=', 'pending'),
-            ]),
-      );
-  return rows((inner) => inner('sign_flow_participants.user_id', '=', viewer.id)).unionAll(
-    rows((inner) =>
-      inner.and([
-        inner('sign_flow_participants.user_id', 'is', null),
-        inner('sign_flow_participants.email', '=', viewer.email.toLowerCase()),
-      ]),
-    ),
-  );
-}
-
-function archivedDocumentIds(viewer: AuthUser) {
-  return uncorrelated
-    .selectFrom('document_archives')
-    .select('document_archives.document_id')
-    .where('document_archives.user_id', '=', viewer.id);
-}
-
-// Per document row rather than a set: a page walk stops early, and an OR of an owner test with an id set
-// would lead SQLite to fetch every matching row by id before sorting.
 function viewerParticipates(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
   return eb.exists(
     eb
@@ -107,7 +80,7 @@ function hiddenDocumentIds(viewer: AuthUser) {
 }
 
 // Owner or participant who has not deleted it for themselves: the one visibility rule (anyone else gets
-// 404 on a single document).
+// 404 on a single document). Migration 0014 writes the same rule into document_viewers.
 export function visibleToViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
   return eb.or([
     eb('documents.owner_id', '=', viewer.id),
@@ -115,209 +88,364 @@ export function visibleToViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool
   ]);
 }
 
-function isArchivedByViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
-  return eb('documents.id', 'in', archivedDocumentIds(viewer));
-}
+// --- Categories and counts ---
 
-// The viewer must act now: a pending review of a document in review, or a pending signature of a
-// document awaiting signatures. While one signature awaits its confirmation (`signing`) nobody else may
-// begin theirs (docs/decisions.md "The document lifecycle"), so the flags and this list agree on that.
-function viewerMustAct(eb: DocEb, viewer: AuthUser): Expression<SqlBool> {
-  return eb.or([
-    eb.and([
-      eb('documents.state', '=', 'in_review'),
-      eb('documents.id', 'in', participatedDocumentIds(viewer, 'reviewer')),
-    ]),
-    eb.and([
-      eb('documents.state', '=', 'awaiting_signs'),
-      eb('documents.id', 'in', participatedDocumentIds(viewer, 'signatory')),
-    ]),
-  ]);
-}
-
-// What a category asks besides the archive: `archived` holds every state, the others exclude the
-// viewer's archive (added by the callers, so a count can subtract it instead of testing each row).
-function categoryCondition(
-  eb: DocEb,
-  category: DocumentCategory,
-  viewer: AuthUser,
-): Expression<SqlBool> | null {
+// Over document_viewers (`v`) or document_list_counts (`c`), which share these columns.
+function categoryFilter(table: 'v' | 'c', category: DocumentCategory) {
+  const column = (name: 'archived' | 'state' | 'must_act') => sql.ref(`${table}.${name}`);
+  const states = (list: readonly string[]) => sql.join(list.map((state) => sql.lit(state)));
+  const current = sql`${column('archived')} = 0`;
   switch (category) {
-    case 'active':
     case 'archived':
-      return null;
+      return sql<SqlBool>`${column('archived')} = 1`;
+    case 'active':
+      return sql<SqlBool>`${current}`;
     case 'to_do':
-      return viewerMustAct(eb, viewer);
+      return sql<SqlBool>`(${current} AND ${column('must_act')} = 1)`;
     case 'in_progress':
-      return eb.and([
-        eb('documents.state', 'in', [...IN_PROGRESS_STATES]),
-        eb.not(viewerMustAct(eb, viewer)),
-      ]);
+      return sql<SqlBool>`(${current} AND ${column('must_act')} = 0 AND ${column('state')} IN (${states(IN_PROGRESS_STATES)}))`;
     case 'uploaded':
-      return eb('documents.state', '=', 'uploaded');
+      return sql<SqlBool>`(${current} AND ${column('state')} = 'uploaded')`;
     case 'done':
-      return eb('documents.state', '=', 'signed');
+      return sql<SqlBool>`(${current} AND ${column('state')} = 'signed')`;
     case 'failed':
-      return eb('documents.state', 'in', [...FAILED_STATES]);
+      return sql<SqlBool>`(${current} AND ${column('state')} IN (${states(FAILED_STATES)}))`;
   }
 }
 
-// The owner's and the participants' names and addresses are matched as sets of ids, computed once: a
-// per-document lookup of flows, participants and users costs more than reading those tables once.
-function searchCondition(eb: DocEb, search: string): Expression<SqlBool> {
-  const pattern = likePattern(search);
-  const matches = (column: Expression<string>): Expression<SqlBool> =>
-    sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
+export type ListState = { total: number; fingerprint: string };
+
+// The category's count, and what says whether anything remembered of the person's lists still holds:
+// their rows' `changes`, which moves with anything their lists show (migration 0014), and the '*' row's,
+// which moves with every name and address (lists show them, searches match them).
+export async function readListState(
+  db: Kysely<Database>,
+  viewer: AuthUser,
+  category: DocumentCategory,
+): Promise<ListState> {
+  const row = await db
+    .selectFrom('document_list_counts as c')
+    .select([
+      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END)`.as(
+        'total',
+      ),
+      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END)`.as('own'),
+      sql<string | number | null>`sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END)`.as('names'),
+    ])
+    .where('c.user_id', 'in', [viewer.id, '*'])
+    .executeTakeFirst();
+  return {
+    total: toCount(row?.total),
+    fingerprint: `${toCount(row?.own)}/${toCount(row?.names)}`,
+  };
+}
+
+// --- What a search matches ---
+
+type Search = {
+  // Folded (server/db/search-fold.ts), then made a LIKE pattern and, from three characters on, an FTS5
+  // phrase: FTS5's trigram index answers a quoted phrase as a substring match.
+  pattern: string;
+  phrase: string | null;
+};
+
+function prepareSearch(text: string): Search {
+  const folded = foldForSearch(text);
+  return {
+    pattern: `%${escapeLike(folded)}%`,
+    phrase: [...folded].length >= 3 ? `"${folded.replaceAll('"', '""')}"` : null,
+  };
+}
+
+const likeFolded = (column: string, search: Search) =>
+  sql<SqlBool>`${sql.ref(column)} LIKE ${search.pattern} ESCAPE '\\'`;
+
+// More people than this and the names are matched in SQL rather than sent as a list of ids.
+const MATCHED_USERS_LIMIT = 500;
+
+type MatchedUsers = { kind: 'none' } | { kind: 'ids'; ids: string[] } | { kind: 'many' };
+
+function isSqlite(deps: AppDeps): boolean {
+  return deps.config.databaseUrl === null;
+}
+
+// The ids of the search-text rows the index finds (SQLite's FTS5 table keeps the rows' integer ids).
+function ftsRowIds(table: 'document_search' | 'user_search', phrase: string) {
+  return sql`SELECT rowid FROM ${sql.table(`${table}_fts`)} WHERE ${sql.table(`${table}_fts`)} MATCH ${phrase}`;
+}
+
+function userIdsMatching(deps: AppDeps, search: Search) {
+  const query = deps.db.selectFrom('user_search as us').select('us.user_id');
+  return isSqlite(deps) && search.phrase !== null
+    ? query.where(sql<SqlBool>`us.id IN (${ftsRowIds('user_search', search.phrase)})`)
+    : query.where(likeFolded('us.folded', search));
+}
+
+// People whose name or address the search matches: their documents, and those they take part in, match.
+async function matchedUsers(deps: AppDeps, search: Search): Promise<MatchedUsers> {
+  const rows = await userIdsMatching(deps, search)
+    .limit(MATCHED_USERS_LIMIT + 1)
+    .execute();
+  if (rows.length === 0) return { kind: 'none' };
+  if (rows.length > MATCHED_USERS_LIMIT) return { kind: 'many' };
+  return { kind: 'ids', ids: rows.map((row) => row.user_id) };
+}
+
+type ViewerEb = ExpressionBuilder<Database & { v: DocumentViewersTable }, 'v'>;
+
+function usersExpression(deps: AppDeps, search: Search, users: MatchedUsers) {
+  return users.kind === 'ids' ? users.ids : userIdsMatching(deps, search);
+}
+
+// Whether the document of the viewer row `v` matches, tested row by row: a walk of the person's rows in
+// page order stops after a page, so this never reads the documents that come later.
+function viewerRowMatches(eb: ViewerEb, deps: AppDeps, search: Search, users: MatchedUsers): Expression<SqlBool> {
+  const byText = eb.exists(
+    eb
+      .selectFrom('document_search as s')
+      .select(sql<number>`1`.as('one'))
+      .whereRef('s.document_id', '=', 'v.document_id')
+      .where(likeFolded('s.folded', search)),
+  );
+  if (users.kind === 'none') return byText;
+  const people = usersExpression(deps, search, users);
   return eb.or([
-    matches(eb.ref('documents.original_filename')),
-    eb(
-      'documents.owner_id',
-      'in',
-      uncorrelated
-        .selectFrom('users as owner')
-        .select('owner.id')
-        .where((inner) =>
-          inner.or([matches(inner.ref('owner.email')), matches(inner.ref('owner.full_name'))]),
-        ),
+    byText,
+    eb.exists(
+      eb
+        .selectFrom('documents as d')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('d.id', '=', 'v.document_id')
+        .where('d.owner_id', 'in', people),
     ),
-    eb(
-      'documents.id',
-      'in',
-      uncorrelated
+    // The name is the linked account's; a participant without one has no name to match.
+    eb.exists(
+      eb
+        .selectFrom('sign_flows as f')
+        .innerJoin('sign_flow_participants as p', 'p.sign_flow_id', 'f.id')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('f.document_id', '=', 'v.document_id')
+        .where('p.user_id', 'in', people),
+    ),
+  ]);
+}
+
+// Every document the search matches, whoever sees it, from the indexes: for a search that matches few.
+function matchingDocumentIds(deps: AppDeps, search: Search, users: MatchedUsers) {
+  const { db } = deps;
+  const byText =
+    isSqlite(deps) && search.phrase !== null
+      ? db
+          .selectFrom('document_search as s')
+          .select('s.document_id')
+          .where(sql<SqlBool>`s.id IN (${ftsRowIds('document_search', search.phrase)})`)
+      : db.selectFrom('document_search as s').select('s.document_id').where(likeFolded('s.folded', search));
+  if (users.kind === 'none') return byText;
+  const people = usersExpression(deps, search, users);
+  return byText
+    .unionAll(db.selectFrom('documents as d').select('d.id as document_id').where('d.owner_id', 'in', people))
+    .unionAll(
+      db
         .selectFrom('sign_flow_participants as p')
-        .innerJoin('sign_flows', 'sign_flows.id', 'p.sign_flow_id')
-        .select('sign_flows.document_id')
-        .where((inner) =>
-          inner.or([
-            matches(inner.ref('p.email')),
-            // The name is the linked account's; a participant without one has no name to match.
-            inner(
-              'p.user_id',
-              'in',
-              uncorrelated
-                .selectFrom('users as named')
-                .select('named.id')
-                .where((named) => matches(named.ref('named.full_name'))),
-            ),
-          ]),
-        ),
-    ),
-  ]);
+        .innerJoin('sign_flows as f', 'f.id', 'p.sign_flow_id')
+        .select('f.document_id')
+        .where('p.user_id', 'in', people),
+    );
 }
 
-function allOf(eb: DocEb, conditions: (Expression<SqlBool> | null)[]): Expression<SqlBool> {
-  return eb.and(conditions.filter((condition): condition is Expression<SqlBool> => condition !== null));
+// A walk tests each of the person's rows; from the index, the cost is every document anyone has that
+// matches. A walk expected to read more rows than this starts from the index instead.
+const WALK_LIMIT = 20_000;
+
+type Plan = 'walk' | 'index';
+
+function viewerRows(deps: AppDeps, viewer: AuthUser, category: DocumentCategory) {
+  return deps.db
+    .selectFrom('document_viewers as v')
+    .where('v.user_id', '=', viewer.id)
+    .where(categoryFilter('v', category));
 }
 
-// Every condition of the list except visibility and the archive.
-function listFilters(eb: DocEb, viewer: AuthUser, category: DocumentCategory, search: string) {
-  return [categoryCondition(eb, category, viewer), search === '' ? null : searchCondition(eb, search)];
+type SearchContext = { search: Search; users: MatchedUsers };
+
+function searchCondition(eb: ViewerEb, deps: AppDeps, context: SearchContext, plan: Plan): Expression<SqlBool> {
+  const { search, users } = context;
+  return plan === 'walk'
+    ? viewerRowMatches(eb, deps, search, users)
+    : eb('v.document_id', 'in', matchingDocumentIds(deps, search, users));
 }
 
-function countWhere(where: Condition) {
-  return uncorrelated
-    .selectFrom('documents')
-    .select((inner) => inner.fn.countAll<string | number>().as('n'))
-    .where(where);
+async function countSearch(
+  deps: AppDeps,
+  viewer: AuthUser,
+  category: DocumentCategory,
+  context: SearchContext,
+  categoryTotal: number,
+): Promise<number> {
+  const plan: Plan = categoryTotal <= WALK_LIMIT ? 'walk' : 'index';
+  const row = await viewerRows(deps, viewer, category)
+    .where((eb) => searchCondition(eb, deps, context, plan))
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
+  return toCount(row?.n);
 }
 
-// The whole rule of a list: its filters, in or out of the viewer's archive as the category says, and
-// visible. SQLite tests the terms in this order: a search rules out most rows before the costlier
-// visibility test.
-function listCondition(eb: DocEb, viewer: AuthUser, category: DocumentCategory, search: string) {
-  const archived = isArchivedByViewer(eb, viewer);
-  return allOf(eb, [
-    ...listFilters(eb, viewer, category, search),
-    category === 'archived' ? archived : eb.not(archived),
-    visibleToViewer(eb, viewer),
-  ]);
-}
+// --- What is remembered between requests ---
 
-type CountTerm = { sign: 1 | -1; where: Condition };
+type Bound = { value: string; id: string };
+type Remembered = { fingerprint: string; total?: number; bounds: Map<number, Bound> };
 
-function countTerms(viewer: AuthUser, category: DocumentCategory, search: string): CountTerm[] {
-  // A search reads every visible row's file name anyway, and to_do starts from the viewer's own pending
-  // participant rows: a single term each.
-  if (category === 'archived' || category === 'to_do' || search !== '') {
-    return [{ sign: 1, where: (eb) => listCondition(eb, viewer, category, search) }];
+// Lists per database (tests and benchmarks run several in one process); the least recently used go first.
+const REMEMBERED_LISTS = 2_000;
+const REMEMBERED_PAGES = 200;
+const memory = new WeakMap<Kysely<Database>, Map<string, Remembered>>();
+
+function remembered(deps: AppDeps, key: string, fingerprint: string): Remembered {
+  let lists = memory.get(deps.db);
+  if (lists === undefined) {
+    lists = new Map();
+    memory.set(deps.db, lists);
   }
-  // Otherwise the viewer's own documents and those shared with them are counted apart, each from an
-  // index, and the viewer's archive (small) is subtracted, instead of testing every document.
-  return [
-    {
-      sign: 1,
-      where: (eb) =>
-        allOf(eb, [eb('documents.owner_id', '=', viewer.id), ...listFilters(eb, viewer, category, search)]),
-    },
-    {
-      sign: 1,
-      where: (eb) =>
-        allOf(eb, [
-          eb('documents.owner_id', '<>', viewer.id),
-          eb('documents.id', 'in', participatedDocumentIds(viewer)),
-          eb('documents.id', 'not in', hiddenDocumentIds(viewer)),
-          ...listFilters(eb, viewer, category, search),
-        ]),
-    },
-    {
-      sign: -1,
-      where: (eb) =>
-        allOf(eb, [
-          isArchivedByViewer(eb, viewer),
-          visibleToViewer(eb, viewer),
-          ...listFilters(eb, viewer, category, search),
-        ]),
-    },
-  ];
+  const found = lists.get(key);
+  lists.delete(key);
+  const entry = found?.fingerprint === fingerprint ? found : { fingerprint, bounds: new Map() };
+  lists.set(key, entry);
+  if (lists.size > REMEMBERED_LISTS) {
+    const oldest = lists.keys().next();
+    if (oldest.done !== true) lists.delete(oldest.value);
+  }
+  return entry;
 }
 
+function rememberBound(entry: Remembered, page: number, bound: Bound): void {
+  entry.bounds.delete(page);
+  entry.bounds.set(page, bound);
+  if (entry.bounds.size > REMEMBERED_PAGES) {
+    const oldest = entry.bounds.keys().next();
+    if (oldest.done !== true) entry.bounds.delete(oldest.value);
+  }
+}
+
+// --- Pages ---
+
+/** How many documents the viewer has in a category, or that a search finds there. */
 export async function countDocuments(
   deps: AppDeps,
   viewer: AuthUser,
   category: DocumentCategory,
   search = '',
 ): Promise<number> {
-  const terms = countTerms(viewer, category, search);
-  // One statement, one round trip: each term is a scalar subquery.
-  const row = await deps.db
-    .selectNoFrom(() => terms.map((term, index) => countWhere(term.where).as(`term${index}`)))
-    .executeTakeFirst();
-  const counts = row as Record<string, string | number | null> | undefined;
-  return terms.reduce((total, term, index) => total + term.sign * toCount(counts?.[`term${index}`]), 0);
+  const state = await readListState(deps.db, viewer, category);
+  if (search === '') return state.total;
+  const prepared = prepareSearch(search);
+  const context = { search: prepared, users: await matchedUsers(deps, prepared) };
+  return countSearch(deps, viewer, category, context, state.total);
+}
+
+type PageRequest = {
+  // The page's rows come after this one in the list's order (null: from the start).
+  after: Bound | null;
+  offset: number;
+  limit: number;
+  // Read from the end of the list backwards (the rows are put back in order after).
+  backwards: boolean;
+  plan: Plan;
+};
+
+async function readPage(
+  deps: AppDeps,
+  viewer: AuthUser,
+  query: ListQuery,
+  context: SearchContext | null,
+  request: PageRequest,
+): Promise<(ListedDocument & { sort_value: string })[]> {
+  const column = query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at';
+  const forward = request.backwards ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
+  let ids = viewerRows(deps, viewer, query.category)
+    .$if(context !== null, (q) =>
+      q.where((eb) => searchCondition(eb, deps, context as SearchContext, request.plan)),
+    )
+    .select(['v.document_id', sql.ref<string>(column).as('sort_value')]);
+  if (request.after !== null) {
+    const { value, id } = request.after;
+    ids = ids.where((eb) =>
+      eb(eb.refTuple(column, 'v.document_id'), forward === 'desc' ? '<' : '>', eb.tuple(value, id)),
+    );
+  }
+  // From the index, the matches are few and sorted after; an expression as the sort key keeps the
+  // database from walking the sort index instead and testing every row against them.
+  ids = ids
+    .orderBy(request.plan === 'index' ? sql`${sql.ref(column)} || ''` : sql.ref(column), forward)
+    .orderBy('v.document_id', forward)
+    .limit(request.limit)
+    .offset(request.offset);
+  // The page's ids first, then only their rows: the walk never reads a document row it skips.
+  const rows = await deps.db
+    .selectFrom(ids.as('page'))
+    .innerJoin('documents as d', 'd.id', 'page.document_id')
+    .innerJoin('users as owner', 'owner.id', 'd.owner_id')
+    .selectAll('d')
+    .select(['owner.full_name as owner_full_name', 'owner.email as owner_email', 'page.sort_value'])
+    .orderBy('page.sort_value', forward)
+    .orderBy('page.document_id', forward)
+    .execute();
+  return request.backwards ? rows.reverse() : rows;
 }
 
 export async function listDocuments(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
-): Promise<{ rows: DocumentRow[]; total: number; totalPages: number }> {
-  const total = await countDocuments(deps, viewer, query.category, query.search);
+  known?: ListState,
+): Promise<{ rows: ListedDocument[]; total: number; totalPages: number }> {
+  const state = known ?? (await readListState(deps.db, viewer, query.category));
+  const key = [viewer.id, query.category, query.search, query.sortColumn, query.sortDirection].join('\n');
+  const entry = remembered(deps, key, state.fingerprint);
+
+  let context: SearchContext | null = null;
+  let total = state.total;
+  if (query.search !== '') {
+    const search = prepareSearch(query.search);
+    context = { search, users: await matchedUsers(deps, search) };
+    entry.total ??= await countSearch(deps, viewer, query.category, context, state.total);
+    total = entry.total;
+  }
   const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const sortColumn = `documents.${query.sortColumn}` as const;
-  // The page's ids come from the sort index alone; only its 20 rows are then read in full, by id. (Two
-  // statements: in one, `id in (page)` or a join with the page lets PostgreSQL scan every document.)
-  const pageIds = await deps.db
-    .selectFrom('documents')
-    .select('documents.id')
-    .where((eb) => listCondition(eb, viewer, query.category, query.search))
-    .orderBy(sortColumn, query.sortDirection)
-    .orderBy('documents.id', query.sortDirection)
-    .limit(PAGE_SIZE)
-    .offset((query.page - 1) * PAGE_SIZE)
-    .execute();
-  const found =
-    pageIds.length === 0
-      ? []
-      : await deps.db
-          .selectFrom('documents')
-          .selectAll('documents')
-          .where(
-            'documents.id',
-            'in',
-            pageIds.map((row) => row.id),
-          )
-          .execute();
-  const byId = new Map(found.map((row) => [row.id, row]));
-  const rows = pageIds.flatMap((row) => byId.get(row.id) ?? []);
-  return { rows, total, totalPages };
+  const start = (query.page - 1) * PAGE_SIZE;
+  if (start >= total) return { rows: [], total, totalPages };
+
+  // From the nearest page start remembered at or before this page, or from whichever end is nearer.
+  let from = 1;
+  for (const page of entry.bounds.keys()) if (page <= query.page && page > from) from = page;
+  const after = from === 1 ? null : (entry.bounds.get(from) ?? null);
+  const skipForward = (query.page - from) * PAGE_SIZE;
+  const rowsAfter = Math.max(0, total - query.page * PAGE_SIZE);
+  const pageSize = Math.min(PAGE_SIZE, total - start);
+  // The row before the page comes along (when there is one), so the page's own start is remembered too.
+  const withPrevious = start > 0 ? 1 : 0;
+  const backwards = rowsAfter < skipForward;
+  const skipped = backwards ? rowsAfter : skipForward;
+  // A search walks the person's rows while that reads fewer than WALK_LIMIT of them, judging by how
+  // densely the search's matches lie among them.
+  const categoryTotal = Math.max(state.total, 1);
+  const walkReads = Math.min(categoryTotal, Math.ceil(((skipped + PAGE_SIZE) * categoryTotal) / Math.max(total, 1)));
+  const plan: Plan = walkReads <= WALK_LIMIT ? 'walk' : 'index';
+  const request: PageRequest = backwards
+    ? { after: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards, plan }
+    : {
+        after,
+        offset: skipForward - (skipForward > 0 ? withPrevious : 0),
+        limit: pageSize + (skipForward > 0 ? withPrevious : 0),
+        backwards,
+        plan,
+      };
+  const read = await readPage(deps, viewer, query, context, request);
+  const hasPrevious = backwards ? withPrevious === 1 && read.length > pageSize : request.limit > pageSize;
+  const previous = hasPrevious ? read[0] : undefined;
+  const rows = hasPrevious ? read.slice(1) : read;
+  if (previous !== undefined) rememberBound(entry, query.page, { value: previous.sort_value, id: previous.id });
+  const last = rows[rows.length - 1];
+  if (last !== undefined && rows.length === PAGE_SIZE)
+    rememberBound(entry, query.page + 1, { value: last.sort_value, id: last.id });
+  return { rows: rows.map(({ sort_value: _sortValue, ...row }) => row), total, totalPages };
 }

@@ -4,8 +4,14 @@ import type { AppDeps, AuthUser } from '../context.ts';
 import type { DocumentRow, ParticipantRow, SignFlowRow } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { SMART_CARD_TYPES } from '../signing/smart-card-type.ts';
+import { reusableSignedGetUrl } from '../storage/link-cache.ts';
 import { visibleToViewer } from './list-query.ts';
-import { documentPermissions, type DocumentPermissions } from './permissions.ts';
+import {
+  documentPermissions,
+  isViewerParticipant,
+  type DocumentPermissions,
+  type PermissionParticipant,
+} from './permissions.ts';
 
 // Storage links are short-lived: an <img>, pdfjs or a download needs no header and no token.
 export const FILE_URL_TTL_SECONDS = 15 * 60;
@@ -60,9 +66,14 @@ export function humanFilesize(bytes: number): string {
 
 type RelatedParticipant = Pick<ParticipantRow, 'role' | 'state' | 'user_id' | 'email'>;
 
+type Owner = { email: string; full_name: string };
+
+// A list's rows come with their owner's name and address (list-query.ts), which then need no query.
+export type SerializableRow = DocumentRow & Partial<{ owner_full_name: string; owner_email: string }>;
+
 type Related = {
-  owners: Map<string, { email: string; full_name: string }>;
-  flows: Map<string, SignFlowRow>;
+  owners: Map<string, Owner>;
+  flows: Map<string, Pick<SignFlowRow, 'type' | 'state'>>;
   participants: Map<string, RelatedParticipant[]>;
   archived: Set<string>;
   pages: Map<string, Map<number, string>>;
@@ -76,7 +87,7 @@ export type KnownState = { archivedByViewer?: boolean };
 
 async function loadRelated(
   deps: AppDeps,
-  rows: readonly DocumentRow[],
+  rows: readonly SerializableRow[],
   viewer: AuthUser,
   known: KnownState,
 ): Promise<Related> {
@@ -91,19 +102,27 @@ async function loadRelated(
   if (rows.length === 0) return related;
   const { db } = deps;
   const documentIds = rows.map((row) => row.id);
-  const ownerIds = [...new Set(rows.map((row) => row.owner_id))];
+  for (const row of rows) {
+    if (row.owner_email !== undefined && row.owner_full_name !== undefined)
+      related.owners.set(row.owner_id, { email: row.owner_email, full_name: row.owner_full_name });
+  }
+  const ownerIds = [...new Set(rows.map((row) => row.owner_id))].filter((id) => !related.owners.has(id));
   const readyIds = rows.filter((row) => row.images_state === 'ready').map((row) => row.id);
   const signedIds = rows.filter((row) => row.state === 'signed').map((row) => row.id);
 
-  const [owners, flows, participants, archivedIds, pages, versions] = await Promise.all([
-    db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
-    db.selectFrom('sign_flows').selectAll().where('document_id', 'in', documentIds).execute(),
-    // Through the flows in the same round trip, rather than after them.
+  const [owners, flows, archivedIds, pages, versions] = await Promise.all([
+    ownerIds.length === 0
+      ? Promise.resolve([])
+      : db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
+    // Each flow with its participants in one round trip (a flow saved without participants yet has one
+    // row of nulls).
     db
-      .selectFrom('sign_flow_participants')
-      .innerJoin('sign_flows', 'sign_flows.id', 'sign_flow_participants.sign_flow_id')
+      .selectFrom('sign_flows')
+      .leftJoin('sign_flow_participants', 'sign_flow_participants.sign_flow_id', 'sign_flows.id')
       .select([
         'sign_flows.document_id',
+        'sign_flows.type as flow_type',
+        'sign_flows.state as flow_state',
         'sign_flow_participants.role',
         'sign_flow_participants.state',
         'sign_flow_participants.user_id',
@@ -144,19 +163,45 @@ async function loadRelated(
   // In answer order, so the last one written is the last signature.
   for (const version of versions) related.cardTypes.set(version.document_id, version.smart_card_type);
   for (const owner of owners) related.owners.set(owner.id, owner);
-  for (const flow of flows) related.flows.set(flow.document_id, flow);
   for (const documentId of archivedIds) related.archived.add(documentId);
   for (const page of pages) {
     const keys = related.pages.get(page.document_id) ?? new Map<number, string>();
     keys.set(page.page_number, page.image_key);
     related.pages.set(page.document_id, keys);
   }
-  for (const { document_id: documentId, ...participant } of participants) {
+  for (const { document_id: documentId, flow_type: type, flow_state: flowState, ...participant } of flows) {
+    related.flows.set(documentId, { type, state: flowState });
     const list = related.participants.get(documentId) ?? [];
-    list.push(participant);
+    if (participant.role !== null && participant.state !== null && participant.email !== null)
+      list.push({ ...participant, role: participant.role, state: participant.state, email: participant.email });
     related.participants.set(documentId, list);
   }
   return related;
+}
+
+// The flags depend on the viewer only through "is this row me" and "am I the owner", and documents share a
+// few shapes (states, roles, who is pending), so a page asks the lifecycle once per shape.
+const PERMISSION_SHAPES = 5_000;
+const permissionsByShape = new Map<string, DocumentPermissions>();
+
+function permissionsOf(input: Parameters<typeof documentPermissions>[0]): DocumentPermissions {
+  const { document, signFlow, participants, viewer, archivedByViewer } = input;
+  const shape = [
+    document.ownerId === viewer.id ? 'owner' : 'other',
+    document.state,
+    archivedByViewer ? 'archived' : '',
+    signFlow === null ? '-' : `${signFlow.type}:${signFlow.state}:${signFlow.minimumRequiredSigns ?? 0}`,
+    ...participants.map(
+      (participant: PermissionParticipant) =>
+        `${participant.role}:${participant.state}:${isViewerParticipant(participant, viewer) ? 'me' : ''}`,
+    ),
+  ].join('|');
+  const found = permissionsByShape.get(shape);
+  if (found !== undefined) return found;
+  const permissions = documentPermissions(input);
+  if (permissionsByShape.size >= PERMISSION_SHAPES) permissionsByShape.clear();
+  permissionsByShape.set(shape, permissions);
+  return permissions;
 }
 
 function parsePageNumbers(json: string): number[] {
@@ -191,10 +236,11 @@ async function toResource(
   related: Related,
 ): Promise<DocumentResource> {
   const { store } = deps;
+  const now = deps.clock();
   const flow = related.flows.get(row.id) ?? null;
   const participants = related.participants.get(row.id) ?? [];
   const owner = related.owners.get(row.owner_id);
-  const permissions = documentPermissions({
+  const permissions = permissionsOf({
     document: { ownerId: row.owner_id, state: row.state },
     signFlow: flow === null ? null : { type: flow.type, state: flow.state },
     participants: participants.map((participant) => ({
@@ -214,7 +260,7 @@ async function toResource(
   const isSigned = row.state === 'signed';
 
   const [pdfUrl, publicImagesFileUrls, pdfDownloadUrl] = await Promise.all([
-    store.signedGetUrl(row.signed_file_key ?? row.file_key, {
+    reusableSignedGetUrl(store, now, row.signed_file_key ?? row.file_key, {
       expiresInSeconds: FILE_URL_TTL_SECONDS,
       contentType: 'application/pdf',
     }),
@@ -222,11 +268,14 @@ async function toResource(
       imageKeys.map((key) =>
         key === null
           ? unavailablePageUrl(deps)
-          : store.signedGetUrl(key, { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'image/png' }),
+          : reusableSignedGetUrl(store, now, key, {
+              expiresInSeconds: FILE_URL_TTL_SECONDS,
+              contentType: 'image/png',
+            }),
       ),
     ),
     isSigned
-      ? store.signedGetUrl(row.signed_file_key ?? row.file_key, {
+      ? reusableSignedGetUrl(store, now, row.signed_file_key ?? row.file_key, {
           expiresInSeconds: FILE_URL_TTL_SECONDS,
           contentType: 'application/pdf',
           downloadFilename: row.original_filename,
@@ -270,7 +319,7 @@ async function toResource(
 
 export async function serializeDocuments(
   deps: AppDeps,
-  rows: readonly DocumentRow[],
+  rows: readonly SerializableRow[],
   viewer: AuthUser,
   known: KnownState = {},
 ): Promise<DocumentResource[]> {

@@ -7,6 +7,8 @@
 //     the original) into a new stored object;
 //  3. a second locked transaction points the document at the new file and applies `sign.complete`, or
 //     `sign.abort` when step 2 failed (the stored files untouched), and writes the audit entry.
+// When step 2 fails because the time-stamping authority or the OCSP responder did not answer, the request
+// is put back `pending` (`service_unavailable`): nothing was stored, and the signer may confirm again.
 // A confirmation that finds someone else's signature being applied waits for it (short backoff, at most
 // ~20 s), so two signers of a standard flow confirming at the same instant both sign, one after the other.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +16,7 @@ import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
 import type { DocumentRow, DocumentVersionRow, DocumentVersionState, ParticipantRow } from '../db/schema.ts';
 import { queueRenderPages } from '../images/worker.ts';
+import { RevocationUnavailableError, TimeStampUnavailableError } from '../signing/pki/errors.ts';
 import { PresignError, type SignaturePlacement } from '../signing/signer.ts';
 import type { SmartCardType } from '../signing/smart-card-type.ts';
 import { toStampLocale, type StampLocale } from '../signing/stamp-text.ts';
@@ -35,7 +38,22 @@ import { errorText } from '../http/logging.ts';
 export type ConfirmInput = { versionId: string; userId: string; ip: string | null; userAgent: string | null };
 
 export type ConfirmOutcome =
-  'signed' | 'already_answered' | 'sign_limit_exceeded' | 'presign_error' | 'cancelled';
+  | 'signed'
+  | 'already_answered'
+  | 'sign_limit_exceeded'
+  | 'presign_error'
+  | 'cancelled'
+  // The TSA or the OCSP responder did not answer: nothing signed, the request still pending.
+  | 'service_unavailable';
+
+/** Which service a `service_unavailable` confirmation found down (the audit entry's reason). */
+export type UnavailableService = 'time_stamp_unavailable' | 'revocation_unavailable';
+
+// How a confirmation ends when it ends the request.
+type SettledOutcome = Exclude<ConfirmOutcome, 'service_unavailable'>;
+
+export type ConfirmResult =
+  { outcome: SettledOutcome } | { outcome: 'service_unavailable'; reason: UnavailableService };
 
 export type DenyOutcome = 'denied' | 'already_answered';
 
@@ -177,9 +195,11 @@ type Begun = {
   locale: StampLocale;
   // Completing this signature ends the flow (or it is the owner's own): the file gets its document time-stamp.
   completesFlow: boolean;
+  // The placement columns the pending version had, put back if it goes back to pending.
+  pendingColumns: ResolvedPlacement['columns'];
 };
 
-type Step1 = Begun | { kind: 'answered'; outcome: ConfirmOutcome } | { kind: 'busy' };
+type Step1 = Begun | { kind: 'answered'; outcome: SettledOutcome } | { kind: 'busy' };
 
 async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Promise<Step1> {
   return deps.db.transaction().execute(async (trx): Promise<Step1> => {
@@ -269,6 +289,12 @@ async function begin(deps: AppDeps, input: ConfirmInput, meta: ActionMeta): Prom
       smartCardType: version.smart_card_type as SmartCardType,
       locale: toStampLocale(user.locale),
       completesFlow: endsTheFlow({ ...step.after, signingParticipantId: version.participant_id }, version),
+      pendingColumns: {
+        sign_page_number: version.sign_page_number,
+        page_number: version.page_number,
+        top_fraction: version.top_fraction,
+        left_fraction: version.left_fraction,
+      },
     };
   });
 }
@@ -323,8 +349,8 @@ async function complete(
   begun: Begun,
   signed: Signed,
   meta: ActionMeta,
-): Promise<ConfirmOutcome> {
-  return deps.db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
+): Promise<SettledOutcome> {
+  return deps.db.transaction().execute(async (trx): Promise<SettledOutcome> => {
     const db: ActionDb = trx;
     const locked = await lockSigning(deps, db, input);
     if (locked === null) return 'cancelled';
@@ -372,8 +398,8 @@ async function abort(
   input: ConfirmInput,
   meta: ActionMeta,
   failure: { state: 'presign_error' | 'cancelled'; reason: string },
-): Promise<ConfirmOutcome> {
-  return deps.db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
+): Promise<SettledOutcome> {
+  return deps.db.transaction().execute(async (trx): Promise<SettledOutcome> => {
     const db: ActionDb = trx;
     const locked = await lockSigning(deps, db, input);
     if (locked === null) return 'cancelled';
@@ -393,6 +419,39 @@ async function abort(
   });
 }
 
+// The lifecycle goes back as for any failure, but the request stays open: the signer did nothing wrong
+// and confirming again once the service is back signs.
+async function abortForOutage(
+  deps: AppDeps,
+  input: ConfirmInput,
+  meta: ActionMeta,
+  begun: Begun,
+  reason: UnavailableService,
+): Promise<ConfirmResult> {
+  return deps.db.transaction().execute(async (trx): Promise<ConfirmResult> => {
+    const db: ActionDb = trx;
+    const locked = await lockSigning(deps, db, input);
+    if (locked === null) return { outcome: 'cancelled' };
+    const { row, version, flow, record } = locked;
+    const event = abortEvent(version);
+    if (canApply(record, event)) {
+      await persistTransition(
+        db,
+        { documentId: row.id, flowId: flow?.id ?? null },
+        transition(record, event),
+        meta,
+      );
+    }
+    await db
+      .updateTable('document_versions')
+      .set({ state: 'pending', answered_at: null, ...begun.pendingColumns })
+      .where('id', '=', version.id)
+      .execute();
+    await audit(db, meta, row.id, 'document.sign_failed', { versionId: version.id, reason });
+    return { outcome: 'service_unavailable', reason };
+  });
+}
+
 async function deleteQuietly(deps: AppDeps, key: string): Promise<void> {
   try {
     await deps.store.delete(key);
@@ -408,16 +467,26 @@ function isPresignError(error: unknown): boolean {
   );
 }
 
+// By name too: an error that crossed a worker's or a child process' boundary is no longer an instance.
+function unavailableService(error: unknown): UnavailableService | null {
+  if (!(error instanceof Error)) return null;
+  if (error instanceof TimeStampUnavailableError || error.name === 'TimeStampUnavailableError') {
+    return 'time_stamp_unavailable';
+  }
+  if (error instanceof RevocationUnavailableError || error.name === 'RevocationUnavailableError') {
+    return 'revocation_unavailable';
+  }
+  return null;
+}
+
 // ------------------------------------------------------------------ the entry points
 
 /**
  * Confirms a request to sign; every confirmation is counted by how it ended (GET /metrics). A request
- * that is not the caller's (an ApiError) is no signature and is not counted.
+ * that is not the caller's (an ApiError) is no signature and is not counted. `service_unavailable` (the
+ * TSA or the OCSP responder is down) leaves the request pending: the caller says "try again later".
  */
-export async function confirmDocumentVersion(
-  deps: AppDeps,
-  input: ConfirmInput,
-): Promise<{ outcome: ConfirmOutcome }> {
+export async function confirmDocumentVersion(deps: AppDeps, input: ConfirmInput): Promise<ConfirmResult> {
   try {
     const result = await confirm(deps, input);
     deps.metrics.signatures.inc({ outcome: result.outcome });
@@ -428,7 +497,7 @@ export async function confirmDocumentVersion(
   }
 }
 
-async function confirm(deps: AppDeps, input: ConfirmInput): Promise<{ outcome: ConfirmOutcome }> {
+async function confirm(deps: AppDeps, input: ConfirmInput): Promise<ConfirmResult> {
   const deadline = Date.now() + BUSY_WAIT_MS;
   let begun: Begun | null = null;
   for (let attempt = 0; begun === null; attempt += 1) {
@@ -456,6 +525,14 @@ async function confirm(deps: AppDeps, input: ConfirmInput): Promise<{ outcome: C
   try {
     signed = await sign(deps, begun, deps.clock());
   } catch (error) {
+    const unavailable = unavailableService(error);
+    if (unavailable !== null) {
+      deps.log.warn(
+        { versionId: input.versionId, error: errorText(error) },
+        'signing service unavailable; the request stays pending',
+      );
+      return abortForOutage(deps, input, metaOf(deps, input), begun, unavailable);
+    }
     const presign = isPresignError(error);
     if (!presign) {
       deps.log.error({ versionId: input.versionId, error: errorText(error) }, 'signing failed');
@@ -467,7 +544,7 @@ async function confirm(deps: AppDeps, input: ConfirmInput): Promise<{ outcome: C
     return { outcome };
   }
 
-  let outcome: ConfirmOutcome;
+  let outcome: SettledOutcome;
   try {
     outcome = await complete(deps, input, begun, signed, metaOf(deps, input));
   } catch (error) {

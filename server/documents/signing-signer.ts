@@ -2,7 +2,7 @@
 // (server/signing/local-signer.ts). The PKI is loaded at start by server/start-checks.ts, or at the first
 // signature where nothing checked it (tests), so a test that never signs never makes keys.
 import type { DeploymentPki } from '../signing/ca/index.ts';
-import type { SigningServices } from '../signing/services.ts';
+import type { SigningServices, SigningServicesOptions } from '../signing/services.ts';
 import type { Signer } from '../signing/signer.ts';
 
 /** The deployment's TSA, OCSP responder and CRL, made once over the PKI (the signer and /pki/* share them). */
@@ -10,11 +10,12 @@ export function lazySigningServices(
   pki: () => Promise<DeploymentPki>,
   config: { tsaUrl: string | null },
   clock: () => Date,
+  options: SigningServicesOptions = {},
 ): () => Promise<SigningServices> {
   let created: Promise<SigningServices> | null = null;
   return () => {
     created ??= Promise.all([pki(), import('../signing/services.ts')]).then(([loaded, { signingServices }]) =>
-      signingServices(loaded, config, clock),
+      signingServices(loaded, config, clock, options),
     );
     created.catch(() => {
       created = null;

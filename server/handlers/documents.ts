@@ -1,11 +1,19 @@
 // The document lists and the document details.
 import { currentUser } from '../auth/current-user.ts';
 import type { FastifyReply } from 'fastify';
-import type { Handlers, OperationRequest, ReplyBody } from '../context.ts';
-import { listDocuments, type SortColumn, type SortDirection } from '../documents/list-query.ts';
+import type { Kysely } from 'kysely';
+import type { AppDeps, Handlers, OperationRequest, ReplyBody } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import {
+  listDocuments,
+  readListState,
+  type SortColumn,
+  type SortDirection,
+} from '../documents/list-query.ts';
 import type { DocumentCategory } from '../documents/permissions.ts';
 import { loadVisibleDocument, serializeDocument, serializeDocuments } from '../documents/serialize.ts';
 import { pathOnly } from '../http/logging.ts';
+import { LINK_REUSE_MS } from '../storage/link-cache.ts';
 
 type ListParams = {
   search: string;
@@ -43,29 +51,88 @@ function pageLink(path: string, params: ListParams, page: number): string {
   return `${path}?${query.toString()}`;
 }
 
+// A list page as it was sent, kept while nothing it shows has changed (the person's fingerprint, which
+// migration 0014's triggers move with every such change) and its storage links are fresh: coming back
+// from a document, a second tab or a client asking again get the same page without it being read and
+// written out again. Per database (tests run several in one process), the least recently used first out.
+type SentPage = { fingerprint: string; body: string; at: number };
+type SentPages = { pages: Map<string, SentPage>; chars: number };
+const sentPages = new WeakMap<Kysely<Database>, SentPages>();
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sentPagesOf(deps: AppDeps): SentPages {
+  let sent = sentPages.get(deps.db);
+  if (sent === undefined) {
+    sent = { pages: new Map(), chars: 0 };
+    sentPages.set(deps.db, sent);
+  }
+  return sent;
+}
+
+function recall(deps: AppDeps, key: string, fingerprint: string, now: number): string | null {
+  if (deps.config.listCacheBytes === 0) return null;
+  const sent = sentPagesOf(deps);
+  const page = sent.pages.get(key);
+  if (page === undefined) return null;
+  sent.pages.delete(key);
+  // A clock that went back (tests move it) counts as stale too.
+  if (page.fingerprint !== fingerprint || now < page.at || now - page.at >= LINK_REUSE_MS) {
+    sent.chars -= page.body.length;
+    return null;
+  }
+  sent.pages.set(key, page);
+  return page.body;
+}
+
+function remember(deps: AppDeps, key: string, page: SentPage): void {
+  if (deps.config.listCacheBytes === 0) return;
+  const sent = sentPagesOf(deps);
+  const previous = sent.pages.get(key);
+  if (previous !== undefined) sent.chars -= previous.body.length;
+  sent.pages.delete(key);
+  sent.pages.set(key, page);
+  sent.chars += page.body.length;
+  for (const [oldest, entry] of sent.pages) {
+    if (sent.chars * 2 <= deps.config.listCacheBytes) break;
+    sent.pages.delete(oldest);
+    sent.chars -= entry.body.length;
+  }
+}
+
 // Every list operation takes the same query and answers the same page, so one handler serves them all:
 // typed as the first, and spelled out (not as Handler<>, which TypeScript would compare by its name), it
 // is checked against each of the others where it is assigned below.
 type ListHandler = (
   req: OperationRequest<'listActiveDocuments'>,
   reply: FastifyReply,
-) => Promise<ReplyBody<'listActiveDocuments'>>;
+) => Promise<ReplyBody<'listActiveDocuments'> | FastifyReply>;
 
 function listHandler(category: DocumentCategory): ListHandler {
-  return async (req) => {
+  return async (req, reply) => {
     const viewer = currentUser(req);
     const deps = req.server.deps;
+    const state = await readListState(deps.db, viewer, category);
+    const key = `${viewer.id}\n${req.url}`;
+    const now = deps.clock().getTime();
+    const sent = recall(deps, key, state.fingerprint, now);
+    if (sent !== null) return reply.type(JSON_TYPE).send(sent);
+
     const params = readListParams(req.query);
-    const { rows, totalPages } = await listDocuments(deps, viewer, {
-      category,
-      search: params.search,
-      sortColumn: params.sortColumn,
-      sortDirection: params.sortDirection,
-      page: params.page,
-    });
+    const { rows, totalPages } = await listDocuments(
+      deps,
+      viewer,
+      {
+        category,
+        search: params.search,
+        sortColumn: params.sortColumn,
+        sortDirection: params.sortDirection,
+        page: params.page,
+      },
+      state,
+    );
     const path = pathOnly(req.url);
     const link = (page: number): string => pageLink(path, params, page);
-    return {
+    const body: ReplyBody<'listActiveDocuments'> = {
       data: await serializeDocuments(deps, rows, viewer, { archivedByViewer: category === 'archived' }),
       links: {
         first: link(1),
@@ -76,6 +143,9 @@ function listHandler(category: DocumentCategory): ListHandler {
       },
       meta: { currentPage: params.page, totalPages, showAutodeleteDate: true },
     };
+    const text = JSON.stringify(body);
+    remember(deps, key, { fingerprint: state.fingerprint, body: text, at: now });
+    return reply.type(JSON_TYPE).send(text);
   };
 }
 

@@ -43,6 +43,20 @@ export function databaseUnavailable(): ApiError {
   return error;
 }
 
+// A time-stamping authority or OCSP responder that is down: long enough for a blip to pass, well within
+// the request's 10 minutes.
+export const SIGNING_SERVICE_RETRY_AFTER_SECONDS = 30;
+
+export function signingServiceUnavailable(): ApiError {
+  const error = new ApiError(
+    503,
+    'signing_service_unavailable',
+    'The signing service is temporarily unavailable; nothing was signed. Please try again in a few moments.',
+  );
+  error.retryAfterSeconds = SIGNING_SERVICE_RETRY_AFTER_SECONDS;
+  return error;
+}
+
 export const notFound = (message = 'Not found.'): ApiError => new ApiError(404, 'not_found', message);
 export const unauthorized = (): ApiError =>
   new ApiError(401, 'unauthorized', 'A valid access token is required.');

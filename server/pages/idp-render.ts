@@ -64,6 +64,7 @@ const STYLE = `
   .outcome.good { background: #f1faf1; color: #0e700e; border: 1px solid #9fd89f; }
   .outcome.bad { background: #fdf3f4; color: #b10e1c; border: 1px solid #f1bbbc; }
   .outcome.neutral { background: #fafafa; color: #424242; border: 1px solid #d1d1d1; }
+  .outcome.warning { background: #fff9f5; color: #8a3707; border: 1px solid #fdcfb4; }
   .hint { color: #616161; font-size: 15px; margin: 12px 0 0; }
   .back { display: inline-flex; align-items: center; min-height: 48px; margin-top: 8px; color: #0f6cbd;
     font-weight: 600; }
@@ -103,6 +104,28 @@ export function outcomeText(state: Exclude<IdpVersionState, 'pending'>): string 
 }
 
 type Viewer = { fullName: string; email: string };
+
+/** The languages of the identity app's notices: the signer's profile language, else English. */
+export type IdpLocale = 'en' | 'es' | 'fr';
+
+export function idpLocale(value: string | null | undefined): IdpLocale {
+  const language = value?.toLowerCase().split(/[-_]/)[0];
+  return language === 'es' || language === 'fr' ? language : 'en';
+}
+
+// The page around it is English, its button "Confirm": the other languages name the button as it reads.
+const SERVICE_UNAVAILABLE: Record<IdpLocale, string> = {
+  en: 'The signing service is temporarily unavailable, so nothing was signed. Your request is still open: press Confirm again in a few moments.',
+  es: 'El servicio de firma no está disponible en este momento, así que no se ha firmado nada. Su solicitud sigue abierta: vuelva a pulsar «Confirm» dentro de unos instantes.',
+  fr: 'Le service de signature est momentanément indisponible : rien n’a été signé. Votre demande reste ouverte : appuyez de nouveau sur « Confirm » dans quelques instants.',
+};
+
+/** Why a confirmation did not sign and may be sent again, shown above the request's buttons. */
+export type IdpRetryNotice = { code: string; locale: IdpLocale };
+
+export function serviceUnavailableText(locale: IdpLocale): string {
+  return SERVICE_UNAVAILABLE[locale];
+}
 
 function page(title: string, viewer: Viewer | null, content: string): string {
   const who =
@@ -170,11 +193,16 @@ export function renderRequest(
   request: IdpRequestView,
   state: IdpVersionState,
   csrfToken: string,
+  retry: IdpRetryNotice | null = null,
 ): string {
   let answer: string;
   if (state === 'pending') {
     const token = escapeHtml(csrfToken);
-    answer = `<div class="actions">
+    const notice =
+      retry === null
+        ? ''
+        : `<p class="outcome warning" role="alert" lang="${retry.locale}" data-code="${escapeHtml(retry.code)}">${escapeHtml(serviceUnavailableText(retry.locale))}</p>\n`;
+    answer = `${notice}<div class="actions">
 <form method="post" action="${idpRequestPath(request.id)}/confirm"><input type="hidden" name="csrf_token" value="${token}"><button class="confirm" type="submit">Confirm</button></form>
 <form method="post" action="${idpRequestPath(request.id)}/deny"><input type="hidden" name="csrf_token" value="${token}"><button class="deny" type="submit">Deny</button></form>
 </div>

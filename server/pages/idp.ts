@@ -2,7 +2,8 @@
 // link or QR code of the app's confirmation dialog, signed in by the session cookie of /sign_in, and
 // confirms or denies each pending signature. Plain HTML forms, no script. The forms carry a CSRF token
 // (an HMAC of the session and the request with a server secret): SameSite=Lax alone would still let a
-// same-site page post a confirmation.
+// same-site page post a confirmation. A confirmation that found the time-stamping authority or the OCSP
+// responder down answers 503 (Retry-After) with the request, still pending, and a notice to confirm again.
 import type {} from '@fastify/cookie';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,8 +17,9 @@ import {
   pendingVersionsFor,
   versionForSigner,
 } from '../documents/signing-confirm.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, signingServiceUnavailable } from '../http/errors.ts';
 import {
+  idpLocale,
   idpRequestPath,
   renderNotice,
   renderRequest,
@@ -28,7 +30,7 @@ import {
 const CSRF_SECRET_NAME = 'idp_csrf';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type IdpViewer = { sessionId: string; userId: string; fullName: string; email: string };
+type IdpViewer = { sessionId: string; userId: string; fullName: string; email: string; locale: string };
 
 // One secret per database, shared by every instance: insert-if-absent, then read (like the local store's).
 const secrets = new WeakMap<Kysely<Database>, Promise<string>>();
@@ -86,11 +88,17 @@ async function viewerOf(deps: AppDeps, req: FastifyRequest): Promise<IdpViewer |
   if (session === null) return null;
   const user = await deps.db
     .selectFrom('users')
-    .select(['full_name', 'email'])
+    .select(['full_name', 'email', 'locale'])
     .where('id', '=', session.userId)
     .executeTakeFirst();
   if (user === undefined) return null;
-  return { sessionId: session.id, userId: session.userId, fullName: user.full_name, email: user.email };
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    fullName: user.full_name,
+    email: user.email,
+    locale: user.locale,
+  };
 }
 
 function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -213,12 +221,32 @@ export function registerIdpPages(app: FastifyInstance, deps: AppDeps): void {
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
       };
+      let unavailable = false;
       try {
-        if (answer === 'confirm') await confirmDocumentVersion(deps, input);
-        else await denyDocumentVersion(deps, input);
+        if (answer === 'confirm') {
+          unavailable = (await confirmDocumentVersion(deps, input)).outcome === 'service_unavailable';
+        } else await denyDocumentVersion(deps, input);
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return notFoundPage(reply, viewer);
         throw error;
+      }
+      if (unavailable) {
+        // The request is still pending: the page says why nothing was signed and offers Confirm again.
+        const version = await versionForSigner(deps, versionId, viewer.userId);
+        if (version?.state === 'pending') {
+          const error = signingServiceUnavailable();
+          const owners = await ownerNames(deps, [version.documentId], viewer.userId);
+          const token = await idpCsrfToken(deps.db, viewer.sessionId, versionId);
+          reply.header('retry-after', String(error.retryAfterSeconds));
+          return sendHtml(
+            reply,
+            error.status,
+            renderRequest(viewer, toView(version, owners), 'pending', token, {
+              code: error.code,
+              locale: idpLocale(viewer.locale),
+            }),
+          );
+        }
       }
       // Post/redirect/get: the request page shows the outcome, and a reload does not post again.
       return reply.header('cache-control', 'no-store').redirect(idpRequestPath(versionId), 303);

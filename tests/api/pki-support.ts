@@ -2,6 +2,7 @@
 // under test issues none of it: a root, an issuing CA under it, and under that a signer (with an OCSP URL
 // in its authority information access), a time-stamping certificate (critical EKU timeStamping) and a
 // delegated OCSP responder (EKU OCSPSigning, ocsp-nocheck). Also a local HTTP server for the clients.
+// With `tsaOcspUrl`, the time-stamping certificate names an OCSP responder too (section tsa_ocsp).
 import { execFile } from 'node:child_process';
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -26,7 +27,7 @@ export type TestPki = {
   chainFile: string;
 };
 
-const EXTENSIONS = (ocspUrl: string) => `
+const EXTENSIONS = (ocspUrl: string, tsaOcspUrl: string) => `
 [ca]
 basicConstraints = critical, CA:TRUE
 keyUsage = critical, keyCertSign, cRLSign
@@ -47,6 +48,14 @@ extendedKeyUsage = critical, timeStamping
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 
+[tsa_ocsp]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = critical, timeStamping
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+authorityInfoAccess = OCSP;URI:${tsaOcspUrl}
+
 [ocsp]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
@@ -57,13 +66,17 @@ authorityKeyIdentifier = keyid
 `;
 
 /**
- * Makes the PKI in `dir`. `ocspUrl` goes into the signer's authority information access. The issuing CA's
+ * Makes the PKI in `dir`. `ocspUrl` goes into the signer's authority information access, `tsaOcspUrl` (if
+ * given) into the time-stamping certificate's. The issuing CA's
  * serial has its top bit set (so its INTEGER carries a leading zero byte), the signer's starts with a zero
  * digit (0ABC1234) and its name has non-ASCII letters.
  */
-export async function makeTestPki(dir: string, { ocspUrl }: { ocspUrl: string }): Promise<TestPki> {
+export async function makeTestPki(
+  dir: string,
+  { ocspUrl, tsaOcspUrl }: { ocspUrl: string; tsaOcspUrl?: string },
+): Promise<TestPki> {
   const file = (name: string) => path.join(dir, name);
-  await writeFile(file('extensions.cnf'), EXTENSIONS(ocspUrl));
+  await writeFile(file('extensions.cnf'), EXTENSIONS(ocspUrl, tsaOcspUrl ?? ocspUrl));
   const names = ['root', 'ca', 'signer', 'tsa', 'ocsp'] as const;
   await Promise.all(
     names.map((name) =>
@@ -113,7 +126,7 @@ export async function makeTestPki(dir: string, { ocspUrl }: { ocspUrl: string })
   await issue('ca', '/C=BE/O=Paraph Tests/CN=Paraph Test Issuing CA', 'root', 'ca', 'A1B2C3D4E5F60718');
   await Promise.all([
     issue('signer', '/C=BE/O=Paraph Tests/CN=Zoë Ångström', 'ca', 'signer', '0ABC1234'),
-    issue('tsa', '/C=BE/O=Paraph Tests/CN=Paraph Test TSA', 'ca', 'tsa', '1002'),
+    issue('tsa', '/C=BE/O=Paraph Tests/CN=Paraph Test TSA', 'ca', tsaOcspUrl ? 'tsa_ocsp' : 'tsa', '1002'),
     issue('ocsp', '/C=BE/O=Paraph Tests/CN=Paraph Test OCSP Responder', 'ca', 'ocsp', '1003'),
   ]);
   const load = async (name: string, chain: readonly Uint8Array[]): Promise<TestCertificate> => {

@@ -175,7 +175,8 @@ describe('sign flows', () => {
       actor_id: ada.id,
       user_agent: 'sign-flow-test',
     });
-    expect(entry?.ip).toBeTruthy();
+    // The caller's address: fastify's inject comes from 127.0.0.1.
+    expect(entry?.ip).toBe('127.0.0.1');
   });
 
   it('runs an ordered flow: approval notifies the first signatory only, and the profile counts what waits', async () => {

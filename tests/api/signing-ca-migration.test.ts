@@ -118,87 +118,95 @@ async function cmsVerifies(signature: { cms: string; content: string }, trusted:
 }
 
 describe("the data folder's CA, moved into the database", () => {
-  it("becomes the deployment's, with its signers; a PDF signed before still verifies against it", async () => {
-    const { dataDir, db } = await upgradedDataDir();
-    try {
-      const logs: string[] = [];
-      const pki = await load(db, dataDir, logs);
-      expect(pki.caFingerprint).toBe(legacyCa.fingerprint256);
-      expect(Buffer.from(pki.ca.certificate).equals(legacyCa.raw)).toBe(true);
-      expect(pki.caSource).toMatchObject({ kind: 'database', origin: 'data-folder' });
-      expect(logs).toContain(
-        "info: moved this data folder's signing CA into the database: it is the deployment's CA from now on",
-      );
-      expect(logs).toContain("info: moved the data folder's signer certificates into the database");
-      const recorded = await db
-        .selectFrom('server_secrets')
-        .select('value')
-        .where('name', '=', 'signing_ca_sha256')
-        .executeTakeFirstOrThrow();
-      expect(recorded.value).toBe(legacyCa.fingerprint256);
+  // Makes the TSA's and the responder's keys and signs a document through the whole B-LTA path: 15 s alone
+  // on a busy machine, over 30 s beside a browser run.
+  it(
+    "becomes the deployment's, with its signers; a PDF signed before still verifies against it",
+    { timeout: 90_000 },
+    async () => {
+      const { dataDir, db } = await upgradedDataDir();
+      try {
+        const logs: string[] = [];
+        const pki = await load(db, dataDir, logs);
+        expect(pki.caFingerprint).toBe(legacyCa.fingerprint256);
+        expect(Buffer.from(pki.ca.certificate).equals(legacyCa.raw)).toBe(true);
+        expect(pki.caSource).toMatchObject({ kind: 'database', origin: 'data-folder' });
+        expect(logs).toContain(
+          "info: moved this data folder's signing CA into the database: it is the deployment's CA from now on",
+        );
+        expect(logs).toContain("info: moved the data folder's signer certificates into the database");
+        const recorded = await db
+          .selectFrom('server_secrets')
+          .select('value')
+          .where('name', '=', 'signing_ca_sha256')
+          .executeTakeFirstOrThrow();
+        expect(recorded.value).toBe(legacyCa.fingerprint256);
 
-      // The certificate issued before is known: the OCSP responder will call it good.
-      expect(await pki.certificateStatus(legacySigner.serialNumber)).toEqual({ status: 'good' });
-      const imported = await db
-        .selectFrom('signing_certificates')
-        .select(['user_id', 'current_for', 'full_name', 'email', 'public_origin'])
-        .where('serial_number', '=', legacySigner.serialNumber)
-        .executeTakeFirstOrThrow();
-      expect(imported).toEqual({
-        user_id: 'legacy-user',
-        current_for: 'legacy-user',
-        full_name: 'Zoë Ångström',
-        email: 'zoe@paraph.test',
-        public_origin: null,
-      });
-      await stat(path.join(dataDir, 'ca', 'moved-into-database'));
+        // The certificate issued before is known: the OCSP responder will call it good.
+        expect(await pki.certificateStatus(legacySigner.serialNumber)).toEqual({ status: 'good' });
+        const imported = await db
+          .selectFrom('signing_certificates')
+          .select(['user_id', 'current_for', 'full_name', 'email', 'public_origin'])
+          .where('serial_number', '=', legacySigner.serialNumber)
+          .executeTakeFirstOrThrow();
+        expect(imported).toEqual({
+          user_id: 'legacy-user',
+          current_for: 'legacy-user',
+          full_name: 'Zoë Ångström',
+          email: 'zoe@paraph.test',
+          public_origin: null,
+        });
+        await stat(path.join(dataDir, 'ca', 'moved-into-database'));
 
-      // The PDF signed before the upgrade verifies against the root the deployment now exports.
-      const root = await pemFile(pki.trustAnchors[0] ?? new Uint8Array());
-      const before = await readFile(path.join(FIXTURE, 'signed-before-upgrade.pdf'));
-      const [signature] = await signatures(before);
-      expect(signature).toBeDefined();
-      expect(await cmsVerifies(signature ?? { cms: '', content: '' }, root)).toBe(true);
-      const { stdout } = await run('openssl', ['verify', '-CAfile', root, await pemFile(legacySigner.raw)]);
-      expect(stdout.trim()).toMatch(/: OK$/);
-      // What the deployment issues now chains to the same root.
-      expect(
-        (await run('openssl', ['verify', '-CAfile', root, await pemFile(pki.tsa.certificate)])).stdout,
-      ).toContain(': OK');
+        // The PDF signed before the upgrade verifies against the root the deployment now exports.
+        const root = await pemFile(pki.trustAnchors[0] ?? new Uint8Array());
+        const before = await readFile(path.join(FIXTURE, 'signed-before-upgrade.pdf'));
+        const [signature] = await signatures(before);
+        expect(signature).toBeDefined();
+        expect(await cmsVerifies(signature ?? { cms: '', content: '' }, root)).toBe(true);
+        const { stdout } = await run('openssl', ['verify', '-CAfile', root, await pemFile(legacySigner.raw)]);
+        expect(stdout.trim()).toMatch(/: OK$/);
+        // What the deployment issues now chains to the same root.
+        expect(
+          (await run('openssl', ['verify', '-CAfile', root, await pemFile(pki.tsa.certificate)])).stdout,
+        ).toContain(': OK');
 
-      // The person's next signature, on that PDF: a certificate that says where its status is (the old one
-      // had no such URLs), the old one superseded; both signatures verify, as pdfsig and openssl read them.
-      const subject = { userId: 'legacy-user', fullName: 'Zoë Ångström', email: 'zoe@paraph.test' };
-      const signed = await createLocalSigner({ pki }).sign({
-        pdf: before,
-        signer: subject,
-        smartCardType: 'default',
-        locale: 'en',
-        location: 'Ghent',
-        reason: '',
-        signedAt: new Date(),
-        placement: { kind: 'inline', pageNumber: 1, top: 0.6, left: 0.1 },
-        signatureIndex: 1,
-      });
-      const both = await signatures(Buffer.from(signed.pdf));
-      expect(both).toHaveLength(2);
-      for (const each of both) expect(await cmsVerifies(each, root)).toBe(true);
-      const file = path.join(await folder('pdf'), 'signed.pdf');
-      await writeFile(file, signed.pdf);
-      const report = parsePdfsigReport(
-        (await run('pdfsig', [file]).catch((error: { stdout: string }) => error)).stdout,
-      );
-      expect(report.map((entry) => [entry.commonName, entry.isValid])).toEqual([
-        ['Zoë Ångström', true],
-        ['Zoë Ångström', true],
-      ]);
-      expect(report[1]?.isTotal).toBe(false);
-      expect((await pki.certificateStatus(legacySigner.serialNumber)).status).toBe('revoked');
-      expect(await pki.certificateStatus(legacySigner.serialNumber)).toMatchObject({ reason: 'superseded' });
-    } finally {
-      await db.destroy();
-    }
-  });
+        // The person's next signature, on that PDF: a certificate that says where its status is (the old one
+        // had no such URLs), the old one superseded; both signatures verify, as pdfsig and openssl read them.
+        const subject = { userId: 'legacy-user', fullName: 'Zoë Ångström', email: 'zoe@paraph.test' };
+        const signed = await createLocalSigner({ pki }).sign({
+          pdf: before,
+          signer: subject,
+          smartCardType: 'default',
+          locale: 'en',
+          location: 'Ghent',
+          reason: '',
+          signedAt: new Date(),
+          placement: { kind: 'inline', pageNumber: 1, top: 0.6, left: 0.1 },
+          signatureIndex: 1,
+        });
+        const both = await signatures(Buffer.from(signed.pdf));
+        expect(both).toHaveLength(2);
+        for (const each of both) expect(await cmsVerifies(each, root)).toBe(true);
+        const file = path.join(await folder('pdf'), 'signed.pdf');
+        await writeFile(file, signed.pdf);
+        const report = parsePdfsigReport(
+          (await run('pdfsig', [file]).catch((error: { stdout: string }) => error)).stdout,
+        );
+        expect(report.map((entry) => [entry.commonName, entry.isValid])).toEqual([
+          ['Zoë Ångström', true],
+          ['Zoë Ångström', true],
+        ]);
+        expect(report[1]?.isTotal).toBe(false);
+        expect((await pki.certificateStatus(legacySigner.serialNumber)).status).toBe('revoked');
+        expect(await pki.certificateStatus(legacySigner.serialNumber)).toMatchObject({
+          reason: 'superseded',
+        });
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 
   it("is not taken from an instance whose data folder holds another CA: it warns and uses the database's", async () => {
     const { dataDir, db } = await upgradedDataDir();

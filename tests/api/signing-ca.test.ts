@@ -147,6 +147,25 @@ describe('the certificates the deployment issues', () => {
     );
   });
 
+  it('a name longer than a commonName may be: cut to 64 characters on whole letters, with an ellipsis', async () => {
+    // Letters of two code points each (q with an acute accent has no precomposed form): a cut must not
+    // split a letter from its accent.
+    const long = `Q${'q\u0301'.repeat(40)} von Habsburg-Lothringen`;
+    const subject = person(long);
+    const key = await pki.signerKey(subject, new Date());
+    const commonName = /Subject: CN=(.*), emailAddress=/.exec(await x509Text(key.certificate))?.[1] ?? '';
+    expect(commonName).toBe(`Q${'q\u0301'.repeat(31)}…`);
+    expect([...commonName]).toHaveLength(64);
+    expect(await opensslVerify(key.certificate, 'smimesign')).toMatch(/: OK$/);
+    // Issued once: the same long name finds the same certificate again.
+    expect((await pki.signerKey(subject, new Date())).certificate).toEqual(key.certificate);
+
+    const exact = person('A'.repeat(64));
+    expect(await x509Text((await pki.signerKey(exact, new Date())).certificate)).toContain(
+      `Subject: CN=${'A'.repeat(64)}, emailAddress=`,
+    );
+  });
+
   it("the time-stamping authority's: timeStamping as its only and critical extended key usage, 10 years", async () => {
     const text = await x509Text(pki.tsa.certificate);
     expect(text).toMatch(/X509v3 Extended Key Usage: critical\s+Time Stamping\n/);

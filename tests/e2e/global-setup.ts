@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startMailbox } from './mailbox.ts';
 import { STATE_FILE } from './server-state.ts';
 
@@ -77,6 +78,48 @@ export async function startE2eServer(): Promise<E2eServer> {
   child.stderr.resume();
   if (child.pid === undefined) throw new Error('the server has no pid');
   return { url, pid: child.pid, dataDir };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: there, but not ours to signal; ESRCH: gone (this process reaps its own children).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the process `pid` has exited within `ms`, looked at every 50 ms. */
+async function exitsWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isRunning(pid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/**
+ * Stops a server that startE2eServer started and returns once its process is gone, so that its data
+ * folder can go: SIGTERM, on which it drains, closes its database and exits, after 10 s at the latest
+ * (PARAPH_SHUTDOWN_TIMEOUT_MS). One still running 15 s later is killed, and that is an error: its
+ * shutdown hangs.
+ */
+export async function stopE2eServer(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  if (await exitsWithin(pid, 15_000)) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return; // gone just now
+  }
+  await exitsWithin(pid, 5_000);
+  throw new Error(`the server (pid ${pid}) had not exited 15 s after SIGTERM: killed`);
 }
 
 export default async function globalSetup(): Promise<void> {

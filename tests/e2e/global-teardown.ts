@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { stopE2eServer } from './global-setup.ts';
 import { STATE_FILE } from './server-state.ts';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,12 +10,10 @@ export default async function globalTeardown(): Promise<void> {
     mailbox: string;
   };
   try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
+    await stopE2eServer(pid);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(mailbox, { recursive: true, force: true });
+    rmSync(stateFile, { force: true });
   }
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(mailbox, { recursive: true, force: true });
-  rmSync(stateFile, { force: true });
 }

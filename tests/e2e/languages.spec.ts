@@ -5,7 +5,15 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { accessToken, baseUrl, documentNamed, signIn, uploadViaApi } from './support.ts';
+import {
+  accessToken,
+  animationsAtRest,
+  baseUrl,
+  documentNamed,
+  resizeTo,
+  signIn,
+  uploadViaApi,
+} from './support.ts';
 
 const LANGUAGES = ['en', 'es', 'fr'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -75,18 +83,13 @@ async function contextIn(
 /** Lets layout and entrance animations come to rest (endless spinners are part of the picture). */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+  await animationsAtRest(page);
 }
 
 async function shoot(page: Page, lang: Language, screen: string): Promise<void> {
   mkdirSync(`test-results/screens/${lang}`, { recursive: true });
   for (const width of SHOT_WIDTHS) {
-    await page.setViewportSize({ width, height: width < 768 ? 812 : 900 });
-    await page.waitForTimeout(250);
+    await resizeTo(page, width);
     await settle(page);
     await page.screenshot({ path: `test-results/screens/${lang}/${screen}-${width}.png`, fullPage: true });
   }

@@ -7,7 +7,8 @@ test('a token revoked mid-session lands on /app/login/timeout', async ({ page })
   await signIn(page, 'bob@paraph.test');
   await expect(page.getByRole('grid', { name: 'Documents' })).toBeVisible();
   const token = await accessToken(page);
-  expect(token).toBeTruthy();
+  // The app keeps the opaque token the server issued: 32 random bytes, base64url.
+  expect(token).toMatch(/^[\w-]{43}$/);
 
   // Revoke it from outside the page, as a log-out in another tab would.
   const revoked = await page.request.get(`${baseUrl()}/api/log_out?return_to=/app/login`, {

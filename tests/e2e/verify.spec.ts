@@ -9,14 +9,19 @@ type DemoPdf = { name: string; mimeType: string; buffer: Buffer };
 /** A signed document from Ada's "done" list, as its download link gives it. */
 async function signedDemoPdf(page: Page): Promise<DemoPdf> {
   const token = await accessToken(page);
-  const response = await page.request.get(`${baseUrl()}/api/documents/done`, {
+  const response = await page.request.get(`${baseUrl()}/api/documents/done?search=Non-disclosure`, {
     headers: { Authorization: `Bearer ${token ?? ''}` },
   });
   expect(response.status()).toBe(200);
   const list = (await response.json()) as {
     data: { attributes: { originalFilename: string; state: string; pdfDownloadUrl: string | null } }[];
   };
-  const signed = list.data.find((document) => document.attributes.state === 'signed');
+  // The seeded agreement by name: other journeys on the same server may have signed newer documents.
+  const signed = list.data.find(
+    (document) =>
+      document.attributes.state === 'signed' &&
+      document.attributes.originalFilename === 'Non-disclosure agreement.pdf',
+  );
   const url = signed?.attributes.pdfDownloadUrl;
   if (!signed || !url) throw new Error('the demo has no signed document for Ada');
   const file = await page.request.get(new URL(url, baseUrl()).toString());

@@ -8,6 +8,7 @@ import {
   transitionPaths,
   type RegisteredMachine,
   type TransitionPath,
+  type TransitionPaths,
 } from '../../scripts/lib/transition-paths';
 
 type Settle = { resolve: (output: unknown) => void; reject: (error: unknown) => void };
@@ -120,8 +121,11 @@ export type CoverageReport = {
 };
 
 /** The gate for one machine: generate the covering paths, replay each live, and compare with the definition. */
-export async function checkCoverage(entry: RegisteredMachine): Promise<CoverageReport> {
-  const { transitions, paths } = transitionPaths(entry);
+export async function checkCoverage(
+  entry: RegisteredMachine,
+  generated: TransitionPaths = transitionPaths(entry),
+): Promise<CoverageReport> {
+  const { transitions, paths } = generated;
   const taken = new Set<string>();
   const problems: string[] = [];
   for (const [index, path] of paths.entries()) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import {
   boxHeightOnPage,
   DEFAULT_PAGE_RATIO,
@@ -38,9 +38,14 @@ function start(signatories: DraftSignatory[], placements: Placement[] = [], docu
   return { actor, announced };
 }
 
+/** Once the document has been read: the machine has left `loading`, for whatever state it leads to. */
+async function loaded(actor: ReturnType<typeof start>['actor']): Promise<void> {
+  await waitFor(actor, (snapshot) => !snapshot.matches('loading'));
+}
+
 async function ready(signatories: DraftSignatory[], placements: Placement[] = []) {
   const started = start(signatories, placements);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await loaded(started.actor);
   expect(started.actor.getSnapshot().value).toEqual({ ready: 'idle' });
   return started;
 }
@@ -107,10 +112,10 @@ describe('signature-placement machine', () => {
 
   it('shows the not-generated notice while images are rendered, the error notice when there are none', async () => {
     const processing = start([ADA], [], sampleDocument('d1', { processing: true, publicImagesFileUrls: [] }));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await loaded(processing.actor);
     expect(processing.actor.getSnapshot().value).toBe('processing');
     const none = start([ADA], [], sampleDocument('d1', { state: 'error', publicImagesFileUrls: [] }));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await loaded(none.actor);
     expect(none.actor.getSnapshot().value).toBe('failed');
     expect(none.actor.getSnapshot().context.errorCode).toBe('no_images');
   });

@@ -52,4 +52,12 @@ describe('the import rules of eslint.config.js', () => {
     });
     expect(reach['e.ts']).toContain('import/no-restricted-paths');
   });
+
+  it('flag src/ importing test data from tests/', async () => {
+    const reach = await lint({
+      'f.ts':
+        "import { MACHINE_EVENTS } from '../../tests/machines/events.ts';\nexport const f = MACHINE_EVENTS;\n",
+    });
+    expect(reach['f.ts']).toContain('import/no-restricted-paths');
+  });
 });

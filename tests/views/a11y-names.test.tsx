@@ -57,23 +57,25 @@ describe('screen-reader names', () => {
     // The description is the Status column's own cell, so what is heard is what the column shows.
     const cells = Array.from(waiting.querySelectorAll('td'));
     expect(cells[statusColumn]?.textContent).toBe('Waiting for you (1/3 signed)');
-    expect(
-      within(grid).getByRole('row', { name: /Lease agreement\.pdf/, description: 'Uploaded' }),
-    ).toBeTruthy();
+    const lease = within(grid).getByRole('row', { name: /Lease agreement\.pdf/, description: 'Uploaded' });
+    expect(Array.from(lease.querySelectorAll('td'))[statusColumn]?.textContent).toBe('Uploaded');
   });
 
   it('names the badges by what they count, after the link they sit on', async () => {
     renderSidebar({ pendingSignFlows: 2, incomingConnectionRequests: 1 });
-    expect(await screen.findByRole('link', { name: 'To Do, 2 documents to do' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Connections, 1 connection request' })).toBeTruthy();
+    // Seen as a number on the link, heard in words after its name.
+    const todo = await screen.findByRole('link', { name: 'To Do, 2 documents to do' });
+    expect(within(todo).getByText('2')).toBeVisible();
+    const connections = screen.getByRole('link', { name: 'Connections, 1 connection request' });
+    expect(within(connections).getByText('1')).toBeVisible();
   });
 
   it('leaves a link without a count under its plain name', async () => {
     renderSidebar({ pendingSignFlows: 0, incomingConnectionRequests: 0 });
     // The profile has arrived once its country (GB) picks the UK support address.
     await screen.findByRole('link', { name: /support-uk@paraph\.test/ });
-    expect(screen.getByRole('link', { name: 'To Do' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Connections' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'To Do' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Connections' })).toBeVisible();
     expect(screen.queryByText('0')).toBeNull();
   });
 

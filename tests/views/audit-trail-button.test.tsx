@@ -52,7 +52,7 @@ describe('audit trail button', () => {
     const busy = await screen.findByRole('button', { name: 'Preparing the audit trail…' });
     expect(isDisabled(busy)).toBe(true);
     finish(new Blob([]));
-    expect(await screen.findByRole('button', { name: 'Download audit trail' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Download audit trail' })).toBeEnabled();
   });
 
   it('says when the download failed, until dismissed', async () => {
@@ -78,7 +78,7 @@ describe('audit trail button', () => {
     });
     renderView(<DetailsPanel logic={logic} selectedIds={['d1']} />);
     const panel = await screen.findByRole('complementary', { name: 'Document details' });
-    expect(await within(panel).findByRole('button', { name: 'Download audit trail' })).toBeTruthy();
+    expect(await within(panel).findByRole('button', { name: 'Download audit trail' })).toBeEnabled();
   });
 });
 

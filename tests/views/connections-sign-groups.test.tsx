@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
@@ -9,7 +9,7 @@ import type { SaveSignGroupInput, SignGroup, SignGroupIdInput } from '../../mach
 import { composeSignGroups } from '../../src/app/compose-connections';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';
 import { deferred } from '../machines/support';
-import { findOpenDialog, isDisabled, renderView } from './render';
+import { findOpenDialog, isDisabled, renderView, waitForDialogsClosed } from './render';
 
 const BOB = samplePerson('p-bob', { fullName: 'Bob Builder', emailAddress: 'bob@paraph.test' });
 const CAROL = samplePerson('p-carol', { fullName: 'Carol Shaw', emailAddress: 'carol@paraph.test' });
@@ -61,17 +61,17 @@ describe('sign groups page', () => {
     const table = await screen.findByRole('table', { name: 'Sign groups' });
     const row = within(table).getByText('Board').closest('tr');
     if (!row) throw new Error('no row for Board');
-    expect(within(row).getByText('2 members')).toBeTruthy();
-    expect(within(row).getByText('Bob Builder, Carol Shaw')).toBeTruthy();
+    expect(within(row).getByText('2 members')).toBeVisible();
+    expect(within(row).getByText('Bob Builder, Carol Shaw')).toBeVisible();
     expect(screen.getByRole('tab', { name: 'Sign groups' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('shows a spinner while loading, then the empty text', async () => {
     const pending = deferred<SignGroup[]>();
     renderGroups({ groups: () => pending.promise });
-    expect(screen.getByText('Loading sign groups')).toBeTruthy();
+    expect(screen.getByText('Loading sign groups')).toBeVisible();
     pending.resolve([]);
-    expect(await screen.findByText('You have no sign groups yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no sign groups yet.')).toBeVisible();
   });
 
   it('shows a data error with a retry', async () => {
@@ -82,15 +82,18 @@ describe('sign groups page', () => {
     const { user } = renderGroups({ groups });
     const alert = await screen.findByRole('alert');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('table', { name: 'Sign groups' })).toBeTruthy();
+    const table = await screen.findByRole('table', { name: 'Sign groups' });
+    // The header and the Board's row.
+    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('stacks groups as cards with reachable buttons on a phone', async () => {
     window.innerWidth = 375;
     renderGroups();
     const list = await screen.findByRole('list', { name: 'Sign groups' });
-    expect(within(list).getByRole('button', { name: 'Edit Board' })).toBeTruthy();
-    expect(within(list).getByRole('button', { name: 'Delete Board' })).toBeTruthy();
+    expect(within(list).getByRole('button', { name: 'Edit Board' })).toBeEnabled();
+    expect(within(list).getByRole('button', { name: 'Delete Board' })).toBeEnabled();
     expect(screen.queryByRole('table')).toBeNull();
   });
 });
@@ -108,13 +111,12 @@ describe('sign group editor', () => {
   it('keeps Create disabled without a name or members, with the validation messages', async () => {
     const { user, dialog } = await openCreate();
     const create = () => within(dialog).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
-    // Under load, tabster may still be settling which layer is modal: wait for the dialog to be readable.
-    expect(isDisabled(await within(dialog).findByRole('button', { name: 'Create' }))).toBe(true);
+    expect(isDisabled(create())).toBe(true);
 
     const name = within(dialog).getByRole('textbox', { name: /Group name/ });
     await user.type(name, 'x');
     await user.clear(name);
-    expect(within(dialog).getByText('You must provide a group name.')).toBeTruthy();
+    expect(within(dialog).getByText('You must provide a group name.')).toBeVisible();
     await user.type(name, 'Board 2');
     expect(isDisabled(create())).toBe(true);
 
@@ -123,7 +125,7 @@ describe('sign group editor', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Carol Shaw' }));
     expect(isDisabled(create())).toBe(false);
     await user.click(within(dialog).getByRole('button', { name: 'Remove Carol Shaw' }));
-    expect(within(dialog).getByText('You must add at least one user to the group.')).toBeTruthy();
+    expect(within(dialog).getByText('You must add at least one user to the group.')).toBeVisible();
     expect(isDisabled(create())).toBe(true);
   });
 
@@ -134,10 +136,10 @@ describe('sign group editor', () => {
     expect(within(dialog).queryByRole('list', { name: 'Matching connections' })).toBeNull();
     await user.type(search, 'N');
     const results = within(dialog).getByRole('list', { name: 'Matching connections' });
-    expect(within(results).getByText('Dan Brown')).toBeTruthy();
+    expect(within(results).getByText('Dan Brown')).toBeVisible();
     await user.clear(search);
     await user.type(search, 'zzz');
-    expect(within(dialog).getByText('No connection found.')).toBeTruthy();
+    expect(within(dialog).getByText('No connection found.')).toBeVisible();
   });
 
   it('keeps a member list 140 px high that scrolls', async () => {
@@ -211,19 +213,18 @@ describe('sign group modals', () => {
     expect((groupName as HTMLInputElement).value).toBe('Board');
     expect(openModalName()).toBe('signGroupEdit');
     await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogsClosed();
     expect(openModalName()).toBeNull();
 
-    // Fluent's focus manager gives the page back to assistive technology a moment after the dialog goes.
-    await user.click(await screen.findByRole('button', { name: 'Delete Board' }));
+    await user.click(screen.getByRole('button', { name: 'Delete Board' }));
     const deletion = await findOpenDialog();
     expect(deletion.textContent).toContain('Delete the sign group Board?');
     expect(openModalName()).toBe('signGroupDelete');
     await user.click(within(deletion).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogsClosed();
     expect(openModalName()).toBeNull();
 
-    await user.click(await screen.findByRole('button', { name: 'Create a group' }));
+    await user.click(screen.getByRole('button', { name: 'Create a group' }));
     const creator = await findOpenDialog();
     const name = await within(creator).findByRole('textbox', { name: /Group name/ });
     expect((name as HTMLInputElement).value).toBe('');
@@ -241,7 +242,7 @@ describe('sign group deletion', () => {
     await screen.findByRole('table', { name: 'Sign groups' });
     await user.click(screen.getByRole('button', { name: 'Delete Board' }));
     const dialog = await findOpenDialog();
-    expect(within(dialog).getByText(/Delete the sign group Board\?/)).toBeTruthy();
+    expect(within(dialog).getByText(/Delete the sign group Board\?/)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain(
       'An error has occurred while trying to delete the sign group.',

@@ -14,7 +14,7 @@ import type { DocumentResource } from '../../machines/types';
 import { ActionModals } from '../../src/views/documents/action-modals';
 import { BulkActions } from '../../src/views/documents/bulk-actions';
 import { requestAction, RowActions } from '../../src/views/documents/row-actions';
-import { isDisabled, renderView } from './render';
+import { findOpenDialog, isDisabled, renderView } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const PLAIN = sampleDocument('d1', { originalFilename: 'lease.pdf' });
@@ -120,7 +120,7 @@ describe('bulk actions', () => {
   it('offer delete only when every selected document allows it', async () => {
     const { list } = await listWithSelection([PLAIN, NOT_DELETABLE]);
     const bar = screen.getByRole('toolbar', { name: 'Actions for the selected documents' });
-    expect(within(bar).getByRole('button', { name: 'Archive' })).toBeTruthy();
+    expect(within(bar).getByRole('button', { name: 'Archive' })).toBeEnabled();
     expect(within(bar).queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(within(bar).queryByRole('button', { name: 'Download' })).toBeNull();
     list.stop();
@@ -129,7 +129,7 @@ describe('bulk actions', () => {
   it('offer delete and download when all allow delete and one is signed', async () => {
     const { list, shell } = await listWithSelection([PLAIN, SIGNED]);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Delete' }));
-    expect(screen.getByRole('button', { name: 'Download' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled();
     expect(actionsOf(shell).context).toMatchObject({ action: 'delete', documents: [PLAIN, SIGNED] });
     expect(modalOf(shell).context.name).toBe('deleteMultiple');
     list.stop();
@@ -140,11 +140,11 @@ describe('action dialogs', () => {
   it('shows the reason message past 127 characters and sends nothing', async () => {
     const { calls, shell } = renderModals();
     act(() => requestAction(shell, 'refuse', [FLOW]));
-    const dialog = await screen.findByRole('dialog', { name: 'Refuse to sign' });
+    const dialog = await findOpenDialog('Refuse to sign');
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason (optional)' }), {
       target: { value: 'x'.repeat(128) },
     });
-    expect(within(dialog).getByText('Reason must be shorter than 128 characters.')).toBeTruthy();
+    expect(within(dialog).getByText('Reason must be shorter than 128 characters.')).toBeVisible();
     const refuse = within(dialog).getByRole('button', { name: 'Refuse' });
     expect(isDisabled(refuse)).toBe(true);
     fireEvent.click(refuse);
@@ -155,7 +155,7 @@ describe('action dialogs', () => {
     const user = userEvent.setup();
     const { calls, shell } = renderModals({ code: 'document_already_signed', status: 409 });
     act(() => requestAction(shell, 'cancelSignFlow', [FLOW]));
-    const dialog = await screen.findByRole('dialog', { name: 'Cancel the sign flow' });
+    const dialog = await findOpenDialog('Cancel the sign flow');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel sign flow' }));
     expect(
       (await within(dialog).findByRole('alert')).textContent?.includes(
@@ -169,7 +169,7 @@ describe('action dialogs', () => {
     const user = userEvent.setup();
     const { calls, shell } = renderModals({ code: 'server', status: 500 });
     act(() => requestAction(shell, 'delete', [PLAIN, SIGNED]));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete 2 documents' });
+    const dialog = await findOpenDialog('Delete 2 documents');
     await user.keyboard('{Enter}');
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'An error has occurred while trying to delete the documents.',
@@ -181,7 +181,7 @@ describe('action dialogs', () => {
     const user = userEvent.setup();
     const { calls, shell } = renderModals();
     act(() => requestAction(shell, 'archive', [PLAIN, SIGNED]));
-    await screen.findByRole('dialog', { name: 'Archive 2 documents' });
+    await findOpenDialog('Archive 2 documents');
     await user.keyboard('{Enter}');
     await vi.waitFor(() =>
       expect(calls).toEqual([{ name: 'archiveDocuments', input: { documentIds: ['d1', 'd2'] } }]),
@@ -192,7 +192,7 @@ describe('action dialogs', () => {
     const user = userEvent.setup();
     const { shell } = renderModals({ code: 'server', status: 500 });
     act(() => requestAction(shell, 'archive', [PLAIN]));
-    const dialog = await screen.findByRole('dialog', { name: 'Archive the document' });
+    const dialog = await findOpenDialog('Archive the document');
     await user.click(within(dialog).getByRole('button', { name: 'Archive' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'An error has occurred while trying to archive the document.',
@@ -205,8 +205,8 @@ describe('action dialogs', () => {
     const changes = vi.fn();
     shell.on('documents.changed', changes);
     act(() => requestAction(shell, 'delete', [FLOW]));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete the document' });
-    expect(within(dialog).getByText(/it will be cancelled first/)).toBeTruthy();
+    const dialog = await findOpenDialog('Delete the document');
+    expect(within(dialog).getByText(/it will be cancelled first/)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     // Spec 000 §8's message first, then that the document changed, each on its own line.
     const alert = await within(dialog).findByRole('alert');

@@ -51,12 +51,12 @@ describe('documents list', () => {
 
     const grid = await screen.findByRole('grid', { name: 'Documents' });
     expect(within(grid).getAllByRole('row')).toHaveLength(4);
-    expect(within(rowOf('Lease agreement.pdf')).getByText('Ada Lovelace (you)')).toBeTruthy();
+    expect(within(rowOf('Lease agreement.pdf')).getByText('Ada Lovelace (you)')).toBeVisible();
     const waiting = rowOf('Supplier contract.pdf');
-    expect(within(waiting).getByText('Bob Builder')).toBeTruthy();
-    expect(within(waiting).getByText('Waiting for you (1/3 signed)')).toBeTruthy();
-    expect(within(rowOf('Lease agreement.pdf')).getByText('Uploaded')).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 1, name: 'All documents' })).toBeTruthy();
+    expect(within(waiting).getByText('Bob Builder')).toBeVisible();
+    expect(within(waiting).getByText('Waiting for you (1/3 signed)')).toBeVisible();
+    expect(within(rowOf('Lease agreement.pdf')).getByText('Uploaded')).toBeVisible();
+    expect(screen.getByRole('heading', { level: 1, name: 'All documents' })).toBeVisible();
     expect(document.title).toBe('All documents · Paraph');
   });
 
@@ -142,7 +142,7 @@ describe('documents list', () => {
     const shown = await screen.findByText(`${'a'.repeat(100)}…`);
     expect(shown.getAttribute('title')).toBe(LONG.attributes.originalFilename);
     // No full name: the e-mail address stands for the owner.
-    expect(within(rowOf(`${'a'.repeat(100)}…`)).getByText('ada@paraph.test')).toBeTruthy();
+    expect(within(rowOf(`${'a'.repeat(100)}…`)).getByText('ada@paraph.test')).toBeVisible();
   });
 
   it('disables first and previous on page 1 of 2, and moves to the next page', async () => {
@@ -152,7 +152,7 @@ describe('documents list', () => {
     const user = userEvent.setup();
     renderView(<DocumentList logic={logic} category="active" />);
 
-    expect(await screen.findByText('Page 1 of 2')).toBeTruthy();
+    expect(await screen.findByText('Page 1 of 2')).toBeVisible();
     const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
     expect(isDisabled(button('First page'))).toBe(true);
     expect(isDisabled(button('Previous page'))).toBe(true);
@@ -161,7 +161,7 @@ describe('documents list', () => {
 
     await user.click(button('Next page'));
 
-    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(await screen.findByText('Page 2 of 2')).toBeVisible();
     expect(fetchPage).toHaveBeenLastCalledWith(expect.objectContaining({ url: FIRST_OF_TWO.links.next }));
     expect(isDisabled(button('Next page'))).toBe(true);
     expect(isDisabled(button('Last page'))).toBe(true);
@@ -175,8 +175,8 @@ describe('documents list', () => {
     renderView(<DocumentList logic={logic} category="active" />);
 
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Documents could not be loaded')).toBeTruthy();
-    expect(within(alert).getByText('Try refreshing the page.')).toBeTruthy();
+    expect(within(alert).getByText('Documents could not be loaded')).toBeVisible();
+    expect(within(alert).getByText('Try refreshing the page.')).toBeVisible();
     expect(screen.queryByText('An error occured during searching')).toBeNull();
   });
 
@@ -193,7 +193,7 @@ describe('documents list', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
 
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('An error occured during searching')).toBeTruthy();
+    expect(within(alert).getByText('An error occured during searching')).toBeVisible();
     expect(within(alert).queryByText('Documents could not be loaded')).toBeNull();
     expect(fetchPage).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'lease' }));
   });
@@ -218,7 +218,7 @@ describe('documents list', () => {
     await user.keyboard('{/Control}');
     expect(selected()).toHaveLength(2);
     // The selection bar and the details panel beside the list both say it.
-    expect(await screen.findByText('2 documents selected')).toBeTruthy();
+    expect(await screen.findByText('2 documents selected')).toBeVisible();
 
     await user.click(screen.getByText('Supplier contract.pdf'));
     expect(selected()).toHaveLength(1);
@@ -236,7 +236,7 @@ describe('documents list', () => {
     expect(rowOf('Supplier contract.pdf').getAttribute('aria-selected')).toBe('true');
 
     await user.click(screen.getByRole('checkbox', { name: 'Select all documents on this page' }));
-    expect(await screen.findByText('3 documents selected')).toBeTruthy();
+    expect(await screen.findByText('3 documents selected')).toBeVisible();
   });
 
   it('shows the empty text of a search that found nothing', async () => {
@@ -247,7 +247,7 @@ describe('documents list', () => {
 
     await user.type(screen.getByRole('searchbox', { name: 'Search documents' }), 'nothing{Enter}');
 
-    expect(await screen.findByText('No documents match “nothing”.')).toBeTruthy();
+    expect(await screen.findByText('No documents match “nothing”.')).toBeVisible();
   });
 
   describe('its address', () => {

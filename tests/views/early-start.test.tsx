@@ -72,10 +72,6 @@ function preloaded(kind: 'modulepreload' | 'preload'): string[] {
   );
 }
 
-async function flush(): Promise<void> {
-  for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 const PDF_BYTES = new Uint8Array([37, 80, 68, 70, 45]);
 // GET /documents/{id} names the PDF and the first page's image; the PDF answers its bytes.
 let answers: Record<string, () => Response>;
@@ -308,7 +304,8 @@ describe('src/app/early-start-script.js', () => {
       });
     answers['/storage/abc.pdf?sig=1'] = () => new Response(PDF_BYTES);
     runScript('/app/document/view/abc');
-    await flush();
+    // The PDF is asked for once the document's answer has been read.
+    await vi.waitFor(() => expect(window.__paraphEarly?.pdf?.url).toBe('/storage/abc.pdf?sig=1'));
     expect(fetchCalls.map((call) => call.url)).toEqual([
       '/api/profiles',
       '/api/documents/abc',
@@ -334,19 +331,19 @@ describe('src/app/early-start-script.js', () => {
       Response.json({ data: { id: 'abc', attributes: { pdfUrl: '/storage/abc.pdf' } } });
     answers['/storage/abc.pdf'] = () => new Response('gone', { status: 404 });
     runScript('/app/document/details/abc');
-    await flush();
+    // The details page draws no PDF: the script decides so before it returns, and never asks for it.
+    expect(window.__paraphEarly?.pdf).toBeNull();
     expect(fetchCalls.map((call) => call.url)).not.toContain('/storage/abc.pdf');
 
     runScript('/app/document/abc');
-    await flush();
+    await vi.waitFor(() => expect(window.__paraphEarly?.pdf?.url).toBe('/storage/abc.pdf'));
     expect(fetchCalls.map((call) => call.url)).toContain('/storage/abc.pdf');
     await expect(takeEarlyPdf('/storage/abc.pdf')).resolves.toBeNull();
 
     vi.useFakeTimers();
     answers['/storage/abc.pdf'] = () => new Response(PDF_BYTES);
     runScript('/app/document/abc');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(window.__paraphEarly?.pdf?.url).toBe('/storage/abc.pdf');
+    await vi.waitFor(() => expect(window.__paraphEarly?.pdf?.url).toBe('/storage/abc.pdf'));
     await vi.advanceTimersByTimeAsync(30_000);
     expect(window.__paraphEarly?.pdf).toBeNull();
     await expect(takeEarlyPdf('/storage/abc.pdf')).resolves.toBeNull();

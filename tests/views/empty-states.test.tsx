@@ -101,7 +101,7 @@ describe('an empty document list', () => {
       const state = emptyStateOf(title);
       expectIcon(state);
       expect(within(state).getByText(en[`documents.empty.hint.${category}`]).tagName).toBe('P');
-      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(screen.queryByRole('dialog', { hidden: true })).toBeNull();
 
       await user.click(within(state).getByRole('button', { name: 'Upload a document' }));
 

@@ -28,7 +28,7 @@ describe('the error screen when its code cannot load', () => {
       </ErrorBoundary>,
     );
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeTruthy();
+    expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
     expect(alert.textContent).toContain('An error has occurred. Please try again in a few moments.');
     // Nothing to send the report with: only the reload is offered.
     expect(within(alert).queryByRole('button', { name: 'Send report' })).toBeNull();

@@ -83,12 +83,12 @@ describe('the error screen', () => {
 
   it('replaces the crashed screen with an alert: a heading, the message, Send report and Reload', async () => {
     const alert = await renderCrash();
-    expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeTruthy();
+    expect(within(alert).getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
     expect(alert.textContent).toContain('An error has occurred. Please try again in a few moments.');
     expect(within(alert).getByRole('button', { name: 'Send report' }).getAttribute('aria-disabled')).not.toBe(
       'true',
     );
-    expect(within(alert).getByRole('button', { name: 'Reload the page' })).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Reload the page' })).toBeEnabled();
     expect(network.calls).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe('the error screen', () => {
     expect(busy.getAttribute('aria-busy')).toBe('true');
 
     call.answer(202);
-    expect(await screen.findByText('Thank you. The report has been sent.')).toBeTruthy();
+    expect(await screen.findByText('Thank you. The report has been sent.')).toBeVisible();
     expect(sendButton().getAttribute('aria-disabled')).toBe('true');
     await user.click(sendButton());
     expect(network.calls).toEqual([]);
@@ -135,7 +135,7 @@ describe('the error screen', () => {
     await renderCrash();
     await user.click(sendButton());
     (await nextCall()).answer(500);
-    expect(await screen.findByText('The report could not be sent. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('The report could not be sent. Please try again.')).toBeVisible();
     expect(sendButton().getAttribute('aria-disabled')).not.toBe('true');
     expect(screen.queryByText('Thank you. The report has been sent.')).toBeNull();
 
@@ -146,7 +146,7 @@ describe('the error screen', () => {
       expect(screen.queryByText('The report could not be sent. Please try again.')).toBeNull(),
     );
     retry.answer(202);
-    expect(await screen.findByText('Thank you. The report has been sent.')).toBeTruthy();
+    expect(await screen.findByText('Thank you. The report has been sent.')).toBeVisible();
     expect(sendButton().getAttribute('aria-disabled')).toBe('true');
   });
 

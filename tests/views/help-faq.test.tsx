@@ -36,14 +36,15 @@ describe('the FAQ page', () => {
     'shows every question and answer in $locale, with the page title',
     async ({ locale, title, question }) => {
       renderHelp(<FaqPage />, { locale, path: '/faq' });
-      expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
+      expect(screen.getByRole('heading', { level: 1, name: title })).toBeVisible();
       const questions = screen.getAllByRole('heading', { level: 2 });
       expect(questions.map((heading) => heading.textContent)).toEqual(
         FAQ[locale].map((entry) => entry.question),
       );
-      expect(screen.getByRole('heading', { level: 2, name: question })).toBeTruthy();
+      expect(screen.getByRole('heading', { level: 2, name: question })).toBeVisible();
       const first = FAQ[locale][0];
-      expect(first && screen.getByText(first.answer)).toBeTruthy();
+      if (!first) throw new Error(`no FAQ in ${locale}`);
+      expect(screen.getByText(first.answer)).toBeVisible();
       await waitFor(() => expect(document.title).toBe(`${title} · Paraph`));
     },
   );

@@ -58,27 +58,28 @@ describe("the sidebar's help", () => {
   it('reads the country without case, and takes GB (ISO 3166) for the UK', async () => {
     addSupportMeta();
     renderHelp(<HelpLinks />, { countryCode: 'GB' });
-    expect(await screen.findByRole('link', { name: `E-mail support: ${UK_ADDRESS}` })).toBeTruthy();
+    const support = await screen.findByRole('link', { name: `E-mail support: ${UK_ADDRESS}` });
+    expect(support.getAttribute('href')).toBe(`mailto:${UK_ADDRESS}`);
   });
 
   it('uses the default address without the meta tags (the dev server)', async () => {
     renderHelp(<HelpLinks />, { countryCode: 'uk' });
-    expect(
-      await screen.findByRole('link', { name: `E-mail support: ${DEFAULT_SUPPORT_EMAIL_UK}` }),
-    ).toBeTruthy();
+    const support = await screen.findByRole('link', { name: `E-mail support: ${DEFAULT_SUPPORT_EMAIL_UK}` });
+    expect(support.getAttribute('href')).toBe(`mailto:${DEFAULT_SUPPORT_EMAIL_UK}`);
   });
 
   it('ignores a meta tag that is not a plain e-mail address', async () => {
     addSupportMeta(UK_ADDRESS, 'a@b.nl?cc=someone@else.example');
     renderHelp(<HelpLinks />, { countryCode: 'nl' });
     await waitForProfile();
-    expect(screen.getByRole('link', { name: `E-mail support: ${DEFAULT_SUPPORT_EMAIL_NL}` })).toBeTruthy();
+    const support = screen.getByRole('link', { name: `E-mail support: ${DEFAULT_SUPPORT_EMAIL_NL}` });
+    expect(support.getAttribute('href')).toBe(`mailto:${DEFAULT_SUPPORT_EMAIL_NL}`);
   });
 
   it('is in the sidebar, in a navigation region of its own', () => {
     renderHelp(<Sidebar showUserMenu={false} />);
     const help = screen.getByRole('navigation', { name: 'Help' });
     expect(help.querySelectorAll('a')).toHaveLength(3);
-    expect(screen.getByRole('link', { name: /^Quick guide \(PDF\)/ })).toBeTruthy();
+    expect(help.contains(screen.getByRole('link', { name: /^Quick guide \(PDF\)/ }))).toBe(true);
   });
 });

@@ -73,7 +73,7 @@ describe('sidebar language selector', () => {
       await screen.findByText(
         'Your language is used on this device, but it could not be saved to your profile.',
       ),
-    ).toBeTruthy();
+    ).toBeVisible();
     await waitFor(() => expect(shownLocale()).toBe('es'));
     expect(window.localStorage.getItem('locale')).toBe('es');
 

@@ -49,8 +49,8 @@ describe('login page', () => {
       search: 'returnUrl=%2Fapp%2Fdocument%2Fd1',
     });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Digital document signing' })).toBeTruthy();
-    expect(screen.getByText('Your session has expired')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Digital document signing' })).toBeVisible();
+    expect(screen.getByText('Your session has expired')).toBeVisible();
     const signIn = screen.getByRole('link', { name: 'Sign in' });
     const href = signIn.getAttribute('href') ?? '';
     expect(href.startsWith('/sign_in?return_to=')).toBe(true);
@@ -62,10 +62,10 @@ describe('login page', () => {
     renderView(<LoginPage />, { path: '/login' });
 
     for (const feature of ['No paper', 'Secure', 'Easy']) {
-      expect(screen.getByRole('heading', { name: feature })).toBeTruthy();
+      expect(screen.getByRole('heading', { name: feature })).toBeVisible();
     }
     expect(screen.queryByText('Your session has expired')).toBeNull();
-    expect(screen.getByRole('combobox', { name: 'Language' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Language' })).toBeEnabled();
   });
 });
 

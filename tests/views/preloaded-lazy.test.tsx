@@ -24,9 +24,9 @@ describe('preloadedLazy', () => {
     const load = loader(() => new Promise<Module>((done) => (resolve = done)));
     const Greeting = preloadedLazy(load, (module) => module.Greeting, <p>Loading…</p>);
     render(<Greeting name="Ada" />);
-    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.getByText('Loading…')).toBeVisible();
     resolve(MODULE);
-    expect(await screen.findByText('Hello Ada')).toBeTruthy();
+    expect(await screen.findByText('Hello Ada')).toBeVisible();
     expect(screen.queryByText('Loading…')).toBeNull();
   });
 
@@ -35,7 +35,7 @@ describe('preloadedLazy', () => {
     await load();
     const Greeting = preloadedLazy(load, (module) => module.Greeting, <p>Loading…</p>);
     render(<Greeting name="Bob" />);
-    expect(screen.getByText('Hello Bob')).toBeTruthy();
+    expect(screen.getByText('Hello Bob')).toBeVisible();
     expect(screen.queryByText('Loading…')).toBeNull();
   });
 

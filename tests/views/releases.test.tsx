@@ -141,7 +141,7 @@ describe('release dates', () => {
 describe('the release notes page', () => {
   it('shows every release, newest first, with its date and changes', () => {
     renderIn('en', <ReleasesPage />);
-    expect(screen.getByRole('heading', { level: 1, name: 'Release notes' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Release notes' })).toBeVisible();
     const versions = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
     expect(versions).toEqual(CHANGELOG.map((release) => release.version));
     const latest = screen.getByRole('region', { name: 'v2.34.1' });
@@ -158,11 +158,11 @@ describe('the release notes page', () => {
     ['fr', 'Notes de version', 'août 6 2019'],
   ] as const)('reads in %s', (locale, title, date) => {
     renderIn(locale, <ReleasesPage />);
-    expect(screen.getByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: title })).toBeVisible();
     const foundation = screen.getByRole('region', { name: 'v2.23.0' });
-    expect(within(foundation).getByText(date)).toBeTruthy();
+    expect(within(foundation).getByText(date)).toBeVisible();
     const first = CHANGELOG.at(-1)?.changes[0];
-    expect(within(foundation).getByText(first?.[locale] ?? 'missing')).toBeTruthy();
+    expect(within(foundation).getByText(first?.[locale] ?? 'missing')).toBeVisible();
     expect(within(foundation).queryByText(first?.en ?? 'missing')).toBeNull();
     expect(document.title).toBe(`${title} · Paraph`);
   });

@@ -1,7 +1,7 @@
 // Renders a view the way the app does (theme, English catalog, a router) without the session.
 import type { ReactElement, ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
-import { act, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { act, isInaccessible, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { expect } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -46,26 +46,81 @@ export function renderView(
   return render(ui, { wrapper: Wrapper });
 }
 
+/** A dialog's title as its aria-labelledby names it: there even while the dialog is hidden. */
+function titleOf(dialog: HTMLElement): string | null {
+  const title = document.getElementById(dialog.getAttribute('aria-labelledby') ?? '');
+  return title?.textContent ?? dialog.getAttribute('aria-label');
+}
+
 /**
- * The open dialog, once Fluent's focus manager (tabster) has made it the active modal: focus is inside
- * and the dialog is not aria-hidden. In jsdom on a busy machine the manager can handle the opening
- * click's focus after the dialog's own, and then hides the dialog as if focus had left it; a browser
- * does not (the Chromium journeys check the same dialogs by role). Focusing the dialog's first field
- * again, as Fluent does on opening, gives the manager the event it missed.
+ * The open dialog (the one titled `title`, if given), once Fluent's focus manager (tabster) has made it
+ * the active modal, so that its fields and buttons can be found by role and stay so until it closes.
+ * Query a dialog's content only through this.
+ *
+ * Tabster registers a dialog's modal a moment after the dialog mounts, and 250 ms after a change it
+ * hides (aria-hidden) every modal that is not the active one and everything outside the active one. A
+ * modal becomes the active one when focus lands in it. In jsdom on a busy machine Fluent can focus the
+ * dialog before tabster has registered it; tabster then never makes it active, and its next update
+ * hides the dialog: `findByRole('dialog')` may have seen it a moment before, and a `getByRole` inside
+ * it then fails. A browser does not lag so (the Chromium journeys check the same dialogs by role). A
+ * focus event in the dialog (the focused element again, or the surface) gives tabster the one it missed.
+ *
+ * The dialog counts as open once it is readable with focus inside while the page outside it is hidden:
+ * only an update made with this dialog active leaves that, and no later one undoes it while focus stays
+ * inside. Checking only that the dialog is readable passes in the 250 ms before such an update too.
+ * (Every dialog of the app is modal: a non-modal one leaves the page readable and would never count.)
  */
-export async function findOpenDialog(name?: string): Promise<HTMLElement> {
-  const dialog = await screen.findByRole('dialog', { hidden: true, ...(name === undefined ? {} : { name }) });
-  await waitFor(() => {
-    if (dialog.getAttribute('aria-hidden') === 'true' || !dialog.contains(document.activeElement)) {
-      const first = dialog.querySelector<HTMLElement>(
-        'input, textarea, select, button, [tabindex="0"]:not([data-tabster-dummy])',
+export async function findOpenDialog(title?: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    // Found by title, not by accessible name: a dialog that is aria-hidden for the moment has none.
+    const dialogs = screen
+      .queryAllByRole('dialog', { hidden: true })
+      .filter((candidate) => title === undefined || titleOf(candidate) === title);
+    if (dialogs.length !== 1) {
+      throw new Error(
+        `expected one open dialog${title === undefined ? '' : ` titled "${title}"`}, found ${dialogs.length}`,
       );
-      act(() => first?.focus());
+    }
+    const dialog = dialogs[0] as HTMLElement;
+    const focused = document.activeElement;
+    const pageHidden = Array.from(document.body.children).some(
+      (child) =>
+        !child.contains(dialog) &&
+        !child.hasAttribute('data-tabster-dummy') &&
+        child.getAttribute('aria-hidden') === 'true',
+    );
+    if (!(focused instanceof HTMLElement) || !dialog.contains(focused)) {
+      // The surface itself (tabindex -1), as Fluent does when nothing in it can take focus yet: a field
+      // or a button focused here instead would change what Enter or typing then does.
+      act(() => dialog.focus());
+    } else if (isInaccessible(dialog)) {
+      act(() => {
+        focused.blur();
+        focused.focus();
+      });
     }
     expect(dialog.contains(document.activeElement)).toBe(true);
-    expect(dialog.getAttribute('aria-hidden')).toBeNull();
+    // The dialog and every element around it: the portal too can be hidden.
+    expect(isInaccessible(dialog)).toBe(false);
+    expect(pageHidden).toBe(true);
+    return dialog;
   });
-  return dialog;
+}
+
+/**
+ * Once every dialog is gone, closing animation included, and Fluent's focus manager has given the page
+ * back: it takes aria-hidden off the rest of the page up to 250 ms after the last dialog closed, and until
+ * then nothing there can be found by role. `queryByRole('dialog')` is no test of a closed dialog: it also
+ * finds nothing while the dialog is open but hidden.
+ */
+export async function waitForDialogsClosed(): Promise<void> {
+  await waitFor(() => {
+    expect(screen.queryAllByRole('dialog', { hidden: true })).toEqual([]);
+    const hidden = Array.from(document.body.children).filter(
+      (child) => child.getAttribute('aria-hidden') === 'true' && !child.hasAttribute('data-tabster-dummy'),
+    );
+    expect(hidden).toEqual([]);
+  });
 }
 
 /**

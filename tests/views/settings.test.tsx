@@ -91,7 +91,7 @@ describe('settings page', () => {
     const { logic } = settingsWith();
     renderSettings(<SettingsPage logic={logic} />);
     const { language, location } = await form();
-    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     expect(language.value).toBe('fr');
     expect(location.value).toBe('Leiden');
     const options = screen.getAllByRole('option').map((option) => [option.textContent, option.lang]);
@@ -112,7 +112,7 @@ describe('settings page', () => {
     await user.type(location, '  Den Haag  ');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Your settings have been saved.')).toBeTruthy();
+    expect(await screen.findByText('Your settings have been saved.')).toBeVisible();
     // English is on screen, not the profile's Spanish: saving must not switch the screen back.
     expect(saveSettings).toHaveBeenCalledWith({ locale: 'en', location: 'Den Haag' });
     await waitFor(() => expect(languageOnScreen()).toEqual({ locale: 'en', lang: 'en', stored: 'en' }));
@@ -163,7 +163,7 @@ describe('settings page', () => {
     expect(isDisabled(screen.getByRole('button', { name: 'Cancel' }))).toBe(true);
     // The server answers what was saved: the language on screen.
     finish({ locale: 'en', location: 'Leiden' });
-    expect(await screen.findByText('Your settings have been saved.')).toBeTruthy();
+    expect(await screen.findByText('Your settings have been saved.')).toBeVisible();
   });
 
   it('refuses a location over 128 characters with a message, and Save is disabled', async () => {
@@ -174,7 +174,7 @@ describe('settings page', () => {
     await user.clear(location);
     await user.click(location);
     await user.paste('x'.repeat(129));
-    expect(await screen.findByText('The location must be at most 128 characters long.')).toBeTruthy();
+    expect(await screen.findByText('The location must be at most 128 characters long.')).toBeVisible();
     expect(isDisabled(screen.getByRole('button', { name: 'Save' }))).toBe(true);
     expect(saveSettings).not.toHaveBeenCalled();
   });

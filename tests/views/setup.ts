@@ -3,6 +3,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { forceCleanup, getTabster } from 'tabster';
 import { afterEach } from 'vitest';
+import './matchers';
 
 // The default 1 s for findBy* and waitFor is too short when CI shares the machine with other work:
 // Fluent's first dialog in a test file has taken over 5 s there. A passing wait returns as soon as it

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleFlowSigning } from '../../machines/signing-samples';
 import type { DocumentVersionState } from '../../machines/signing-rules';
 import { flush } from '../machines/support';
-import { findOpenDialog } from './render';
+import { findOpenDialog, waitForDialogsClosed } from './render';
 import { PENDING, renderSignScreen } from './sign-render';
 
 async function openConfirmation() {
@@ -36,8 +36,8 @@ describe('sign confirmation dialog', () => {
     expect(view.getByRole('link', { name: /Open the identity app/ }).getAttribute('href')).toBe(
       PENDING.confirmationUrl,
     );
-    expect(view.getByText('Waiting for your confirmation…')).toBeTruthy();
-    expect(view.getByText(/You can still confirm in the identity app/)).toBeTruthy();
+    expect(view.getByText('Waiting for your confirmation…')).toBeVisible();
+    expect(view.getByText(/You can still confirm in the identity app/)).toBeVisible();
     // The code arrives lazily; when its fallback is swapped, jsdom's focus manager may mark the dialog
     // hidden (see findOpenDialog), which a browser does not: the code is looked up regardless.
     const qr = await view.findByRole('img', {
@@ -57,14 +57,14 @@ describe('sign confirmation dialog', () => {
       resend.last().result.reject({ code: 'network' });
       await flush();
     });
-    expect(within(dialog).getByText('The confirmation could not be sent again.')).toBeTruthy();
+    expect(within(dialog).getByText('The confirmation could not be sent again.')).toBeVisible();
     expect(button.getAttribute('aria-disabled')).toBeNull();
   });
 
   it('says the signature is confirmed, and opens the document on close', async () => {
     const { dialog, user, answer, goToDocument } = await openConfirmation();
     await answer('signed');
-    expect(await within(dialog).findByText('Your signature has been confirmed.')).toBeTruthy();
+    expect(await within(dialog).findByText('Your signature has been confirmed.')).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Open the document' }));
     expect(goToDocument).toHaveBeenCalledTimes(1);
   });
@@ -82,11 +82,10 @@ describe('sign confirmation dialog', () => {
   ] as const)('a %s version says so, and goes back to the form with the input', async (state, text) => {
     const { dialog, user, answer, goToDocument } = await openConfirmation();
     await answer(state);
-    expect(await within(dialog).findByText(text)).toBeTruthy();
+    expect(await within(dialog).findByText(text)).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'Back to the form' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    // Fluent hands the page back to assistive technology (aria-hidden removed) a moment after the dialog goes.
-    const location = (await screen.findByRole('textbox', { name: /Location/ })) as HTMLInputElement;
+    await waitForDialogsClosed();
+    const location = screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement;
     expect(location.value).toBe('London');
     expect(goToDocument).not.toHaveBeenCalled();
   });

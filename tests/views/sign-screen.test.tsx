@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sampleDocument } from '../../machines/samples';
 import { sampleFlowSigning, sampleOwnSigning } from '../../machines/signing-samples';
@@ -11,15 +11,25 @@ describe('sign screen: the form', () => {
     renderSignScreen();
     await screen.findByRole('heading', { name: 'Sign the document' });
     const block = screen.getByText('d1.pdf').closest('dl');
-    expect(block).not.toBeNull();
-    const details = within(block as HTMLElement);
-    expect(details.getByText('d1.pdf')).toBeTruthy();
-    expect(details.getByText('Ada Lovelace (you)')).toBeTruthy();
-    expect(details.getByText('12 KB')).toBeTruthy();
-    expect(details.getByText('Jan 1 2030, 09:00', { exact: false })).toBeTruthy();
+    if (!block) throw new Error('the document block is missing');
+    expect(block).toBeVisible();
+    // Each term with the value beside it.
+    expect(
+      Array.from(block.querySelectorAll('dt'), (term) => [
+        term.textContent,
+        term.nextElementSibling?.textContent,
+      ]),
+    ).toEqual([
+      ['File name', 'd1.pdf'],
+      ['Uploaded', expect.stringContaining('Jan 1 2030, 09:00')],
+      ['Size', '12 KB'],
+      ['Owner', 'Ada Lovelace (you)'],
+    ]);
     const first = screen.getByRole('radio', { name: /personal ID card Personal, level 2/ });
     expect((first as HTMLInputElement).checked).toBe(true);
-    expect(screen.getByRole('radio', { name: /Business, level 4/ })).toBeTruthy();
+    const other = screen.getByRole('radio', { name: /Business, level 4/ });
+    expect((other as HTMLInputElement).checked).toBe(false);
+    expect(other).toBeEnabled();
     expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('London');
   });
 
@@ -52,7 +62,7 @@ describe('sign screen: the form', () => {
 
   it('names the owner when it is someone else', async () => {
     renderSignScreen({ data: sampleFlowSigning() });
-    expect(await screen.findByText('Bob Builder')).toBeTruthy();
+    expect(await screen.findByText('Bob Builder')).toBeVisible();
     expect(screen.queryByText(/\(you\)/)).toBeNull();
   });
 
@@ -61,9 +71,9 @@ describe('sign screen: the form', () => {
     const location = await screen.findByRole('textbox', { name: /Location/ });
     expect(screen.queryByText('A location must be filled in.')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('A location must be filled in.')).toBeTruthy();
+    expect(await screen.findByText('A location must be filled in.')).toBeVisible();
     await user.type(location, 'M');
-    expect(await screen.findByText('The location must be at least two characters long.')).toBeTruthy();
+    expect(await screen.findByText('The location must be at least two characters long.')).toBeVisible();
     expect(signDocument).not.toHaveBeenCalled();
   });
 
@@ -72,7 +82,7 @@ describe('sign screen: the form', () => {
     const reason = await screen.findByRole('textbox', { name: /Reason/ });
     await user.click(reason);
     await user.paste('r'.repeat(129));
-    expect(await screen.findByText('The reason must be shorter than 128 characters.')).toBeTruthy();
+    expect(await screen.findByText('The reason must be shorter than 128 characters.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(signDocument).not.toHaveBeenCalled();
   });
@@ -134,7 +144,7 @@ describe('sign screen: the form', () => {
     expect((screen.getByRole('textbox', { name: /Location/ }) as HTMLInputElement).value).toBe('Lyon');
     answer = () => Promise.reject(new Error('denied'));
     await user.click(screen.getByRole('button', { name: 'Locate me' }));
-    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeTruthy();
+    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeVisible();
   });
 
   it("keeps the failed lookup's message on an empty field after Continue, and the empty one once typed and cleared", async () => {
@@ -145,9 +155,9 @@ describe('sign screen: the form', () => {
     const field = (await screen.findByRole('textbox', { name: /Location/ })) as HTMLInputElement;
     await user.clear(field);
     await user.click(screen.getByRole('button', { name: 'Locate me' }));
-    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeTruthy();
+    expect(await screen.findByText('Your location could not be found. Please type it in.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(screen.getByText('Your location could not be found. Please type it in.')).toBeTruthy();
+    expect(screen.getByText('Your location could not be found. Please type it in.')).toBeVisible();
     expect(screen.queryByText('A location must be filled in.')).toBeNull();
     expect(field.getAttribute('aria-invalid')).toBe('true');
   });
@@ -171,7 +181,7 @@ describe('sign screen: loading', () => {
     const heading = await screen.findByRole('heading', { level: 1, name: 'Sign the document' });
     expect(screen.getByRole('status').textContent).toBe('Loading the document and your smart cards…');
     finish(sampleOwnSigning());
-    expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeEnabled();
     expect(screen.queryByText('Loading the document and your smart cards…')).toBeNull();
     // One heading, in the same place before and after.
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
@@ -191,12 +201,12 @@ describe('sign screen: loading', () => {
       'The document or your smart cards could not be loaded.',
     );
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeEnabled();
   });
 
   it('says so when there is no smart card', async () => {
     renderSignScreen({ data: sampleOwnSigning({ smartCards: [] }) });
-    expect(await screen.findByText('You have no smart card to sign with.')).toBeTruthy();
+    expect(await screen.findByText('You have no smart card to sign with.')).toBeVisible();
   });
 
   it('sends someone who cannot sign to the document page', async () => {
@@ -225,6 +235,6 @@ describe('sign screen: the assigned place in a sign flow', () => {
     expect(box.style.left).toBe('50%');
     expect(box.style.top).toBe('70%');
     expect(box.style.width).toBe('28%');
-    expect(screen.getByRole('button', { name: 'Back to the form' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Back to the form' })).toBeEnabled();
   });
 });

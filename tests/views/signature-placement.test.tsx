@@ -10,7 +10,7 @@ import type { DraftSignatory, Placement } from '../../machines/sign-flow-draft';
 import type { DocumentResource } from '../../machines/types';
 import type { PlacementStageProps } from '../../src/canvas/placement-stage';
 import { SignaturePlacementPage } from '../../src/views/signflow/placement/signature-placement-page';
-import { findOpenDialog, isDisabled, renderView } from './render';
+import { findOpenDialog, isDisabled, renderView, waitForDialogsClosed } from './render';
 
 const documents = vi.hoisted(() => ({
   next: null as null | (() => Promise<DocumentResource>),
@@ -93,15 +93,9 @@ afterEach(() => {
   documents.next = null;
 });
 
-/**
- * The open dialog with this title. Found by its title rather than its accessible name: Fluent's focus
- * manager may hide the dialog (aria-hidden) for a moment in jsdom, and a hidden dialog has no name, so
- * findOpenDialog(name) would never see it to give it back its focus.
- */
-async function findDialog(title: string): Promise<HTMLElement> {
-  const dialog = await findOpenDialog();
-  expect(document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent).toBe(title);
-  return dialog;
+/** The boxes the stage draws, each as its stub button says: number, signatory and place. */
+function boxesOnStage(): (string | null)[] {
+  return screen.queryAllByRole('button', { name: /^stub box / }).map((box) => box.textContent);
 }
 
 function renderEditor({
@@ -136,10 +130,10 @@ describe('SignaturePlacementPage', () => {
     const { onBack } = renderEditor({
       document: sampleDocument('d1', { processing: true, publicImagesFileUrls: [] }),
     });
-    expect(await screen.findByText(/have not been generated yet/)).toBeTruthy();
+    expect(await screen.findByText(/have not been generated yet/)).toBeVisible();
     documents.next = async () => TWO_PAGES;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByTestId('stage')).toBeTruthy();
+    expect((await screen.findByTestId('stage')).dataset.url).toBe('/p/1.png');
     await userEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(onBack).toHaveBeenCalledTimes(1);
   });
@@ -147,25 +141,27 @@ describe('SignaturePlacementPage', () => {
   it('shows the image error when a page image fails to load', async () => {
     renderEditor();
     await userEvent.click(await screen.findByRole('button', { name: 'stub: image fails' }));
-    expect(await screen.findByText('The page images could not be loaded.')).toBeTruthy();
+    expect(await screen.findByText('The page images could not be loaded.')).toBeVisible();
   });
 
   it('lists only unsigned signatories in the add dialog and lists the placed signature', async () => {
     const carolBox = { emailAddress: CAROL.emailAddress, pageNumber: 2, left: 0.5, top: 0.5 };
     const { onSave } = renderEditor({ placements: [carolBox] });
     const list = await screen.findByRole('list', { name: 'Signatures' });
-    expect(within(list).getByText('Carol Shaw')).toBeTruthy();
-    expect(within(list).getByText('Signed: cannot be changed')).toBeTruthy();
+    const carol = within(list).getByText('Carol Shaw');
+    expect(carol).toBeVisible();
+    expect(carol.closest('li')?.textContent).toContain('Signed: cannot be changed');
     expect(within(list).queryByRole('button', { name: /Remove the signature/ })).toBeNull();
 
     // The canvas is lazy: it may come after the list.
     await userEvent.click(await screen.findByRole('button', { name: 'stub: click the page' }));
-    const dialog = await findDialog('Add a signature');
+    const dialog = await findOpenDialog('Add a signature');
     expect(within(dialog).getAllByRole('radio')).toHaveLength(2);
     expect(within(dialog).queryByText(/Carol Shaw/)).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(within(list).getByText('Ada Lovelace')).toBeTruthy());
-    expect(within(list).getByRole('button', { name: 'Remove the signature of Ada Lovelace' })).toBeTruthy();
+    await waitForDialogsClosed();
+    expect(within(list).getByText('Ada Lovelace')).toBeVisible();
+    expect(within(list).getByRole('button', { name: 'Remove the signature of Ada Lovelace' })).toBeEnabled();
 
     await userEvent.click(screen.getByRole('button', { name: 'Save the signatures' }));
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
@@ -178,19 +174,22 @@ describe('SignaturePlacementPage', () => {
   it('edits a placed box: the signatory changes, or the box is removed; a drop is clamped', async () => {
     renderEditor({ placements: [{ emailAddress: ADA.emailAddress, pageNumber: 1, left: 0.1, top: 0.2 }] });
     await userEvent.click(await screen.findByRole('button', { name: /stub box 1 Ada Lovelace/ }));
-    let dialog = await findDialog('Edit the signature');
+    let dialog = await findOpenDialog('Edit the signature');
     await userEvent.click(within(dialog).getByRole('radio', { name: /Bob Builder/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('button', { name: 'stub box 2 Bob Builder at 0.1,0.2' })).toBeTruthy();
+    await waitForDialogsClosed();
+    // Ada's box is Bob's now, where it was.
+    expect(boxesOnStage()).toEqual(['stub box 2 Bob Builder at 0.1,0.2']);
 
     await userEvent.click(screen.getByRole('button', { name: 'stub: drag 2' }));
-    expect(await screen.findByRole('button', { name: 'stub box 2 Bob Builder at 0.72,0.85' })).toBeTruthy();
+    await waitFor(() => expect(boxesOnStage()).toEqual(['stub box 2 Bob Builder at 0.72,0.85']));
 
     await userEvent.click(screen.getByRole('button', { name: /stub box 2 Bob Builder/ }));
-    dialog = await findDialog('Edit the signature');
+    dialog = await findOpenDialog('Edit the signature');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: /stub box 2/ })).toBeNull());
-    expect(screen.getByText(/No signature is placed yet/)).toBeTruthy();
+    await waitForDialogsClosed();
+    expect(boxesOnStage()).toEqual([]);
+    expect(screen.getByText(/No signature is placed yet/)).toBeVisible();
   });
 
   it('places, moves and removes a signature by keyboard, announcing each change', async () => {
@@ -203,7 +202,7 @@ describe('SignaturePlacementPage', () => {
     expect(screen.getByRole('status').textContent).toContain('Signature of Bob Builder placed on page 1');
     await userEvent.keyboard('{ArrowRight}');
     await userEvent.keyboard('{Shift>}{ArrowDown}{/Shift}');
-    expect(screen.getByRole('button', { name: 'stub box 2 Bob Builder at 0.37,0.475' })).toBeTruthy();
+    expect(boxesOnStage()).toEqual(['stub box 2 Bob Builder at 0.37,0.475']);
     expect(screen.getByRole('status').textContent).toBe(
       'Signature of Bob Builder: 37 % from the left, 48 % from the top.',
     );
@@ -215,7 +214,7 @@ describe('SignaturePlacementPage', () => {
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toBe('Signature of Bob Builder removed.'),
     );
-    expect(screen.getByText('No signature on this page.')).toBeTruthy();
+    expect(screen.getByText('No signature on this page.')).toBeVisible();
   });
 
   it('pages through the images and opens the list as a dialog on a phone', async () => {
@@ -225,13 +224,15 @@ describe('SignaturePlacementPage', () => {
     });
     const stage = await screen.findByTestId('stage');
     expect(stage.dataset.url).toBe('/p/1.png');
-    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 2')).toBeVisible();
     expect(screen.queryByRole('complementary')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Signatures (1)' }));
-    const dialog = await findDialog('Signatures');
+    const dialog = await findOpenDialog('Signatures');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show page 2' }));
-    await waitFor(() => expect(screen.getByTestId('stage').dataset.url).toBe('/p/2.png'));
-    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+    // The list closes on the page it showed, and the page is readable again.
+    await waitForDialogsClosed();
+    expect(screen.getByTestId('stage').dataset.url).toBe('/p/2.png');
+    expect(screen.getByText('Page 2 of 2')).toBeVisible();
     await userEvent.click(screen.getByRole('button', { name: 'Previous page' }));
     await waitFor(() => expect(screen.getByTestId('stage').dataset.url).toBe('/p/1.png'));
   });
@@ -239,8 +240,6 @@ describe('SignaturePlacementPage', () => {
 
 describe('SignaturePlacementPage: overlapping signatures', () => {
   const adaBox = { emailAddress: ADA.emailAddress, pageNumber: 1, left: 0.1, top: 0.3 };
-  const stubBoxes = () =>
-    screen.getAllByRole('button', { name: /^stub box/ }).map((button) => button.textContent);
 
   it('marks both boxes, names them with their page, and saves only once one has moved off', async () => {
     const { onSave } = renderEditor({
@@ -251,7 +250,7 @@ describe('SignaturePlacementPage: overlapping signatures', () => {
 
     // Nothing is undone: Bob's box stays where it was dropped, and both are marked.
     await screen.findByRole('button', { name: /stub box 2 Bob Builder at 0.25,0.35/ });
-    expect(stubBoxes()).toEqual([
+    expect(boxesOnStage()).toEqual([
       'stub box 1 Ada Lovelace at 0.1,0.3 overlapping',
       'stub box 2 Bob Builder at 0.25,0.35 overlapping',
     ]);
@@ -277,7 +276,10 @@ describe('SignaturePlacementPage: overlapping signatures', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Move the signature 2: Bob Builder' }));
     await userEvent.keyboard('{Shift>}{ArrowRight}{ArrowRight}{ArrowRight}{/Shift}');
     await screen.findByRole('button', { name: /stub box 2 Bob Builder at 0.4,0.35/ });
-    expect(stubBoxes()).toEqual(['stub box 1 Ada Lovelace at 0.1,0.3', 'stub box 2 Bob Builder at 0.4,0.35']);
+    expect(boxesOnStage()).toEqual([
+      'stub box 1 Ada Lovelace at 0.1,0.3',
+      'stub box 2 Bob Builder at 0.4,0.35',
+    ]);
     expect(screen.queryByText(/the signatures of .* overlap/)).toBeNull();
     expect(within(list).queryByText(/^Overlaps/)).toBeNull();
     expect(isDisabled(save)).toBe(false);
@@ -299,7 +301,7 @@ describe('SignaturePlacementPage: overlapping signatures', () => {
     expect(screen.queryByText(/the signatures of .* overlap/)).toBeNull();
     await userEvent.click(square);
     await screen.findByText('Page 1: the signatures of Ada Lovelace and Bob Builder overlap.');
-    expect(stubBoxes()).toEqual([
+    expect(boxesOnStage()).toEqual([
       'stub box 1 Ada Lovelace at 0.1,0.3 overlapping',
       'stub box 2 Bob Builder at 0.1,0.42 overlapping',
     ]);

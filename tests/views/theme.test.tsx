@@ -129,11 +129,15 @@ describe('the switch in settings', () => {
         .getAllByRole('radio')
         .map((radio) => radio.getAttribute('value')),
     ).toEqual(['system', 'light', 'dark']);
-    for (const name of ['System', 'Light', 'Dark'])
-      expect(within(group).getByRole('radio', { name })).toBeTruthy();
+    for (const [name, value] of [
+      ['System', 'system'],
+      ['Light', 'light'],
+      ['Dark', 'dark'],
+    ])
+      expect(within(group).getByRole('radio', { name }).getAttribute('value')).toBe(value);
     expect(
       screen.getByText('Applies at once, on this device only. It is not saved to your profile.'),
-    ).toBeTruthy();
+    ).toBeVisible();
 
     await user.click(screen.getByRole('radio', { name: 'Dark' }));
     expect(pageTheme()).toEqual(DARK_PAGE);

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createIntl } from 'react-intl';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { uploadMachine, type StorageEvent } from '../../machines/upload.machine'
 import type { ModalActorRef } from '../../src/app/modal-context';
 import { storageFailureCode } from '../../src/services/upload';
 import { formatSizeLimit, UploadModal } from '../../src/views/upload/upload-modal';
-import { renderView } from './render';
+import { findOpenDialog, renderView } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const pdf = (name: string) => new File(['%PDF-1.7\n'], name, { type: 'application/pdf' });
@@ -33,8 +33,11 @@ beforeEach(() => {
   modal.send({ type: 'modal.open', name: 'documentUpload' });
 });
 
-/** The upload machine with fake effects: the storage POST reports `percent` and then waits forever. */
-function renderModal({
+/**
+ * The upload machine with fake effects: the storage POST reports `percent` and then waits forever. Resolves
+ * once the dialog is the open, active modal (see findOpenDialog), with that dialog.
+ */
+async function renderModal({
   percent = 42,
   ticket = SAMPLE_TICKET,
 }: { percent?: number; ticket?: UploadTicket } = {}) {
@@ -58,12 +61,13 @@ function renderModal({
       <UploadModal logic={logic} />
     </ShellHarness>,
   );
-  return { requestUpload, sendToStorage, createDocument };
+  const dialog = await findOpenDialog('Upload a document');
+  return { dialog, requestUpload, sendToStorage, createDocument };
 }
 
 describe('upload modal', () => {
   it('refuses a file that is not a PDF before any call, naming it', async () => {
-    const { requestUpload } = renderModal();
+    const { requestUpload } = await renderModal();
     const user = userEvent.setup({ applyAccept: false });
 
     await user.upload(screen.getByLabelText('Choose a PDF'), text('notes.txt'));
@@ -76,7 +80,7 @@ describe('upload modal', () => {
   });
 
   it('refuses an empty PDF before any call, naming it, and takes another file', async () => {
-    const { requestUpload } = renderModal();
+    const { requestUpload } = await renderModal();
     const user = userEvent.setup();
 
     await user.upload(
@@ -97,18 +101,18 @@ describe('upload modal', () => {
   });
 
   it('refuses two files dropped at once before any call', async () => {
-    const { requestUpload } = renderModal();
+    const { requestUpload } = await renderModal();
 
     fireEvent.drop(screen.getByRole('group', { name: 'Drag a PDF here or choose one' }), {
       dataTransfer: { files: [pdf('one.pdf'), pdf('two.pdf')], types: ['Files'] },
     });
 
-    expect(within(await screen.findByRole('alert')).getByText('Upload one file at a time.')).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toBe('Upload one file at a time.');
     expect(requestUpload).not.toHaveBeenCalled();
   });
 
   it('shows the progress the storage upload reports', async () => {
-    const { requestUpload, sendToStorage } = renderModal({ percent: 42 });
+    const { requestUpload, sendToStorage } = await renderModal({ percent: 42 });
     const user = userEvent.setup();
 
     await user.upload(screen.getByLabelText('Choose a PDF'), pdf('contract.pdf'));
@@ -116,14 +120,14 @@ describe('upload modal', () => {
     const progress = await screen.findByRole('progressbar');
     expect(progress.getAttribute('aria-valuenow')).toBe('42');
     expect(progress.getAttribute('aria-valuemax')).toBe('100');
-    expect(screen.getByText('42%')).toBeTruthy();
-    expect(screen.getByText('Uploading contract.pdf')).toBeTruthy();
+    expect(screen.getByText('42%')).toBeVisible();
+    expect(screen.getByText('Uploading contract.pdf')).toBeVisible();
     expect(requestUpload).toHaveBeenCalledTimes(1);
     expect(sendToStorage.mock.calls[0]?.[0].file.name).toBe('contract.pdf');
   });
 
   it('refuses a PDF over the limit at once, naming the limit, and offers another file', async () => {
-    const { requestUpload, sendToStorage } = renderModal();
+    const { requestUpload, sendToStorage } = await renderModal();
     expect(SAMPLE_TICKET.maxFileSize).toBe(50 * 1024 * 1024);
     const user = userEvent.setup();
 
@@ -142,7 +146,7 @@ describe('upload modal', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(requestUpload).toHaveBeenCalledTimes(1);
     await user.upload(screen.getByLabelText('Choose a PDF'), pdf('smaller.pdf'));
-    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    expect((await screen.findByRole('progressbar')).getAttribute('aria-valuenow')).toBe('42');
     expect(requestUpload).toHaveBeenCalledTimes(2);
     expect(sendToStorage.mock.calls.map(([input]) => input.file.name)).toEqual(['smaller.pdf']);
   });
@@ -167,7 +171,7 @@ describe('upload modal', () => {
   ])(
     'says why the server refused the stored file (%s), naming it, and offers another file',
     async (code, message) => {
-      const { requestUpload, sendToStorage, createDocument } = renderModal();
+      const { requestUpload, sendToStorage, createDocument } = await renderModal();
       sendToStorage.mockImplementationOnce((_input, sendBack) => sendBack({ type: 'upload.stored' }));
       createDocument.mockRejectedValueOnce({ code, status: 422 });
       const user = userEvent.setup();
@@ -184,7 +188,7 @@ describe('upload modal', () => {
   );
 
   it('says that the file is empty when the store refuses it as too small', async () => {
-    const { sendToStorage, createDocument } = renderModal();
+    const { sendToStorage, createDocument } = await renderModal();
     const refusal =
       '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>EntityTooSmall</Code>' +
       '<Message>Your proposed upload is smaller than the minimum allowed size.</Message></Error>';
@@ -203,7 +207,7 @@ describe('upload modal', () => {
   });
 
   it('keeps "Try again" for a failure that the same file can get past', async () => {
-    const { requestUpload } = renderModal();
+    const { requestUpload } = await renderModal();
     requestUpload.mockRejectedValueOnce({ code: 'internal_error', status: 500 });
     const user = userEvent.setup();
 
@@ -211,14 +215,15 @@ describe('upload modal', () => {
     await user.click(await screen.findByRole('button', { name: 'Try again' }));
 
     expect(screen.queryByRole('button', { name: 'Choose another file' })).toBeNull();
-    expect(await screen.findByText('Uploading contract.pdf')).toBeTruthy();
+    expect(await screen.findByText('Uploading contract.pdf')).toBeVisible();
     expect(requestUpload).toHaveBeenCalledTimes(2);
   });
 
   it('closes through the modal machine on Escape', async () => {
-    renderModal();
+    const { dialog } = await renderModal();
     const user = userEvent.setup();
-    expect(screen.getByRole('dialog', { name: 'Upload a document' })).toBeTruthy();
+    // Esc reaches the dialog from within.
+    expect(dialog.contains(document.activeElement)).toBe(true);
 
     await user.keyboard('{Escape}');
 
@@ -226,7 +231,7 @@ describe('upload modal', () => {
   });
 
   it('cancels silently from the cancel button', async () => {
-    renderModal();
+    await renderModal();
     const user = userEvent.setup();
 
     await user.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -297,10 +297,28 @@ export async function issueCaCertificate(
 
 export type SignerSubject = { userId: string; fullName: string; email: string };
 
-/** The name a signer certificate gives a person: the full name, or the address when there is none. */
+// RFC 5280's ub-common-name: strict verifiers refuse a longer commonName.
+const COMMON_NAME_MAX = 64;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `text` cut to at most `max` characters (code points), whole letters only, and "…" when cut. */
+function shortened(text: string, max: number): string {
+  if ([...text].length <= max) return text;
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if ([...kept].length + [...segment].length > max - 1) break;
+    kept += segment;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
+/**
+ * The name a signer certificate gives a person: the full name, or the address when there is none, cut to
+ * the 64 characters a commonName may hold (the stamp and the audit trail carry the whole name).
+ */
 export function signerCommonName(subject: Pick<SignerSubject, 'fullName' | 'email'>): string {
   const name = subject.fullName.normalize('NFC').trim();
-  return name === '' ? subject.email : name;
+  return shortened(name === '' ? subject.email : name, COMMON_NAME_MAX);
 }
 
 /**

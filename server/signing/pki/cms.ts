@@ -13,7 +13,8 @@ import {
   id_aa_signingCertificateV2,
   yieldToEventLoop,
 } from './asn1.ts';
-import { digest } from './crypto.ts';
+import { offThread } from './codec.ts';
+import { digest, rsaSigning, type SignFunction } from './crypto.ts';
 import { TimeStampUnavailableError } from './errors.ts';
 import { attribute, buildSignedData, readSignedData } from './signed-data.ts';
 import { checkTimeStampToken } from './tsa.ts';
@@ -36,18 +37,42 @@ export type CadesSignatureOptions = {
 /**
  * The DER of a detached CMS SignedData for a PAdES signature. Throws TimeStampUnavailableError (from
  * `timeStamp`, or for a token that is not over this signature) rather than return a signature without the
- * time-stamp it was asked for.
+ * time-stamp it was asked for. The ASN.1 is written on the codec thread (codec.ts); the key signs here.
  */
-export function buildCadesSignature({
+export async function buildCadesSignature({
   contentDigest,
   signer,
   timeStamp,
 }: CadesSignatureOptions): Promise<Uint8Array> {
+  const sign = rsaSigning(signer.privateKey, signer.certificate, 'signer');
+  return offThread(
+    'cades',
+    { contentDigest, certificate: signer.certificate, chain: signer.chain },
+    timeStamp ? { sign, timeStamp } : { sign },
+  );
+}
+
+export type CadesInput = {
+  contentDigest: Uint8Array;
+  certificate: Uint8Array;
+  chain: readonly Uint8Array[];
+};
+
+export type CadesCalls = {
+  sign: SignFunction;
+  timeStamp?: (signatureValue: Uint8Array) => Promise<Uint8Array>;
+};
+
+/** buildCadesSignature's ASN.1, on the codec thread. */
+export function assembleCadesSignature(
+  { contentDigest, certificate, chain }: CadesInput,
+  { sign, timeStamp }: CadesCalls,
+): Promise<Uint8Array> {
   return buildSignedData({
     contentType: id_data,
     contentDigest,
-    signer,
-    certificates: [signer.certificate, ...signer.chain],
+    signer: { certificate, sign },
+    certificates: [certificate, ...chain],
     unsignedAttributes: timeStamp
       ? async (signatureValue) => {
           const token = await timeStamp(signatureValue);

@@ -57,6 +57,19 @@ export function signSha256Rsa(data: Uint8Array, key: KeyObject): Promise<Uint8Ar
   });
 }
 
+/** Makes a signature (RSA PKCS #1 v1.5, SHA-256) over `data` with a key the caller does not hand out. */
+export type SignFunction = (data: Uint8Array) => Promise<Uint8Array>;
+
+/**
+ * signSha256Rsa with `privateKey`, once it is known to be an RSA key and the key of `certificate`: what the
+ * codec thread (codec.ts) is given instead of the key itself.
+ */
+export function rsaSigning(privateKey: KeyObject, certificate: Uint8Array, what: string): SignFunction {
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('Paraph signs with RSA keys only');
+  assertKeyMatches(privateKey, certificate, what);
+  return (data) => signSha256Rsa(data, privateKey);
+}
+
 const SIGNATURE_DIGESTS: Record<string, DigestName> = {
   [OID.sha1WithRSAEncryption]: 'sha1',
   [OID.sha256WithRSAEncryption]: 'sha256',

@@ -1,6 +1,7 @@
 // OCSP (RFC 6960): a responder for the certificates the deployment CA issued, signed by a delegated
 // responder certificate (EKU id-kp-OCSPSigning, id-pkix-ocsp-nocheck, issued by that CA), and a client that
 // asks the responder a certificate names, checks the answer, and keeps it in a cache until its nextUpdate.
+// The responder's answers are written on the codec thread (codec.ts); its key signs here.
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { OctetString } from '@peculiar/asn1-schema';
 import {
@@ -43,15 +44,16 @@ import {
   validAt,
   type CertificateFacts,
 } from './certificates.ts';
+import { offThread } from './codec.ts';
 import {
   OID,
-  assertKeyMatches,
   digest,
   digestName,
   rsaIdentifier,
-  signSha256Rsa,
+  rsaSigning,
   verifySignature,
   type DigestName,
+  type SignFunction,
 } from './crypto.ts';
 import { RevocationUnavailableError } from './errors.ts';
 import { postDer, type Fetch } from './http.ts';
@@ -138,11 +140,47 @@ export type OcspResponder = {
 export function ocspResponder(options: OcspResponderOptions): OcspResponder {
   const issuer = readCertificate(options.issuerCertificate);
   const responder = readCertificate(options.responderCertificate);
-  assertKeyMatches(options.responderKey, options.responderCertificate, 'OCSP responder');
+  const sign = rsaSigning(options.responderKey, options.responderCertificate, 'OCSP responder');
   const delegated = !sameBytes(responder.der, issuer.der);
   if (delegated && !issuedBy(responder, issuer)) {
     throw new Error("The OCSP responder's certificate was not issued by the CA it answers for");
   }
+  const context = (now: Date): ResponderInput => ({
+    issuer: issuer.der,
+    responder: responder.der,
+    now,
+    validityMs: options.validityMs,
+  });
+  const calls = { status: options.status, sign };
+
+  return {
+    async answer(requestDer) {
+      const now = options.clock();
+      // A request far too long to be one is not even copied to the codec thread.
+      const request = requestDer.length > MAX_REQUEST_BYTES ? null : requestDer;
+      return offThread('ocsp-answer', { ...context(now), request }, calls);
+    },
+    async responseFor(certificateDer) {
+      return offThread('ocsp-response', { ...context(options.clock()), certificate: certificateDer }, calls);
+    },
+  };
+}
+
+/** What the codec thread needs of the responder to answer: its certificates, the time, the validity. */
+type ResponderInput = { issuer: Uint8Array; responder: Uint8Array; now: Date; validityMs: number };
+
+type ResponderCalls = {
+  status: (serialNumber: string) => Promise<CertificateStatus>;
+  sign: SignFunction;
+};
+
+function responderOf(
+  { issuer: issuerDer, responder: responderDer, validityMs }: ResponderInput,
+  calls: ResponderCalls,
+) {
+  const issuer = readCertificate(issuerDer);
+  const responder = readCertificate(responderDer);
+  const delegated = !sameBytes(responder.der, issuer.der);
   const hashesOf = issuerHashes(issuer);
   const responderId = new ResponderID({ byKey: new KeyHash(digest('sha1', responder.publicKeyBits)) });
   // The CA's certificate too, so that a verifier can build the responder's chain from the response alone.
@@ -156,14 +194,14 @@ export function ocspResponder(options: OcspResponderOptions): OcspResponder {
       sameBytes(certId.issuerNameHash.buffer, hashes.name) &&
       sameBytes(certId.issuerKeyHash.buffer, hashes.key);
     const status: CertificateStatus = ours
-      ? await options.status(integerHex(certId.serialNumber))
+      ? await calls.status(integerHex(certId.serialNumber))
       : { status: 'unknown' };
     const thisUpdate = toSecond(now);
     return new SingleResponse({
       certID: certId,
       certStatus: certStatus(status),
       thisUpdate,
-      nextUpdate: new Date(thisUpdate.getTime() + options.validityMs),
+      nextUpdate: new Date(thisUpdate.getTime() + validityMs),
     });
   }
 
@@ -176,7 +214,7 @@ export function ocspResponder(options: OcspResponderOptions): OcspResponder {
         responseExtensions: nonce ? [nonce] : undefined,
       }),
     );
-    const signature = await signSha256Rsa(tbs, options.responderKey);
+    const signature = await calls.sign(tbs);
     const basic = new SignedOcspResponse({
       tbsResponseData: arrayBuffer(tbs),
       signatureAlgorithm: rsaIdentifier(OID.sha256WithRSAEncryption),
@@ -194,40 +232,51 @@ export function ocspResponder(options: OcspResponderOptions): OcspResponder {
     );
   }
 
-  return {
-    async answer(requestDer) {
-      if (requestDer.length > MAX_REQUEST_BYTES) return statusResponse(OCSPResponseStatus.malformedRequest);
-      let request: OCSPRequest;
-      try {
-        request = decode(requestDer, OCSPRequest);
-      } catch {
-        return statusResponse(OCSPResponseStatus.malformedRequest);
-      }
-      const list = request.tbsRequest.requestList;
-      if (list.length === 0 || list.length > MAX_SINGLE_REQUESTS) {
-        return statusResponse(OCSPResponseStatus.malformedRequest);
-      }
-      const now = options.clock();
-      // Signed by a certificate out of its validity, the answer would not verify: say so instead.
-      if (!validAt(responder, now)) return statusResponse(OCSPResponseStatus.internalError);
-      const responses = await Promise.all(list.map((item) => single(item.reqCert, now)));
-      const nonce = request.tbsRequest.requestExtensions?.find((item) => item.extnID === id_pkix_ocsp_nonce);
-      return signed(responses, now, nonce);
-    },
-    async responseFor(certificateDer) {
-      const certificate = readCertificate(certificateDer);
-      if (!issuedBy(certificate, issuer)) {
-        throw new Error(
-          `The certificate ${certificate.serialHex} was not issued by the CA this responder answers for`,
-        );
-      }
-      const now = options.clock();
-      if (!validAt(responder, now)) {
-        throw new Error(`The OCSP responder's certificate is not valid on ${now.toISOString()}`);
-      }
-      return signed([await single(certIdFor(certificate, issuer), now)], now, undefined);
-    },
-  };
+  return { issuer, responder, single, signed };
+}
+
+/** The responder's answer to a request (null: one too long to read), on the codec thread. */
+export async function answerOcspRequest(
+  input: ResponderInput & { request: Uint8Array | null },
+  calls: ResponderCalls,
+): Promise<Uint8Array> {
+  if (input.request === null) return statusResponse(OCSPResponseStatus.malformedRequest);
+  let request: OCSPRequest;
+  try {
+    request = decode(input.request, OCSPRequest);
+  } catch {
+    return statusResponse(OCSPResponseStatus.malformedRequest);
+  }
+  const list = request.tbsRequest.requestList;
+  if (list.length === 0 || list.length > MAX_SINGLE_REQUESTS) {
+    return statusResponse(OCSPResponseStatus.malformedRequest);
+  }
+  const { responder, single, signed } = responderOf(input, calls);
+  const { now } = input;
+  // Signed by a certificate out of its validity, the answer would not verify: say so instead.
+  if (!validAt(responder, now)) return statusResponse(OCSPResponseStatus.internalError);
+  const responses = await Promise.all(list.map((item) => single(item.reqCert, now)));
+  const nonce = request.tbsRequest.requestExtensions?.find((item) => item.extnID === id_pkix_ocsp_nonce);
+  return signed(responses, now, nonce);
+}
+
+/** The responder's unasked response for one of the CA's certificates, on the codec thread. */
+export async function ocspResponseFor(
+  input: ResponderInput & { certificate: Uint8Array },
+  calls: ResponderCalls,
+): Promise<Uint8Array> {
+  const { issuer, responder, single, signed } = responderOf(input, calls);
+  const certificate = readCertificate(input.certificate);
+  if (!issuedBy(certificate, issuer)) {
+    throw new Error(
+      `The certificate ${certificate.serialHex} was not issued by the CA this responder answers for`,
+    );
+  }
+  const { now } = input;
+  if (!validAt(responder, now)) {
+    throw new Error(`The OCSP responder's certificate is not valid on ${now.toISOString()}`);
+  }
+  return signed([await single(certIdFor(certificate, issuer), now)], now, undefined);
 }
 
 // --- Reading and checking -----------------------------------------------------------------------------

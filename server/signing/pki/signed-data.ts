@@ -18,7 +18,6 @@ import {
   id_signedData,
 } from '@peculiar/asn1-cms';
 import { GeneralName, GeneralNames } from '@peculiar/asn1-x509';
-import type { CertifiedKey } from './types.ts';
 import {
   AttributeSet,
   EssCertIdV2,
@@ -39,13 +38,12 @@ import {
 import { readCertificate, keyIdentifier, type CertificateFacts } from './certificates.ts';
 import {
   OID,
-  assertKeyMatches,
   digest,
   digestName,
   rsaIdentifier,
   sha256Identifier,
-  signSha256Rsa,
   verifySignature,
+  type SignFunction,
 } from './crypto.ts';
 
 export const attribute = (type: string, value: Uint8Array): Attribute =>
@@ -74,13 +72,16 @@ function derOrdered(attributes: Attribute[]): Attribute[] {
     .map(({ item }) => item);
 }
 
+/** Who signs: their certificate, and their RSA key's signature (rsaSigning in crypto.ts, or a call for it). */
+export type SignedBy = { certificate: Uint8Array; sign: SignFunction };
+
 export type SignedDataOptions = {
   contentType: string;
   /** The content, for an encapsulated SignedData; absent for a detached one. */
   content?: Uint8Array;
   /** SHA-256 of the content. */
   contentDigest: Uint8Array;
-  signer: CertifiedKey;
+  signer: SignedBy;
   /** Certificates carried in the SignedData, in this order, as given (the signer's first). */
   certificates: readonly Uint8Array[];
   /** Unsigned attributes made from the signature value once it exists (a time-stamp token). */
@@ -101,8 +102,6 @@ export async function buildSignedData(options: SignedDataOptions): Promise<Uint8
 export async function signData(options: SignedDataOptions): Promise<SignedDataContentInfo> {
   const { signer, contentDigest } = options;
   if (contentDigest.length !== 32) throw new Error('The content digest is not a SHA-256 digest');
-  if (signer.privateKey.asymmetricKeyType !== 'rsa') throw new Error('Paraph signs with RSA keys only');
-  assertKeyMatches(signer.privateKey, signer.certificate, 'signer');
   const certificate = readCertificate(signer.certificate);
   for (const der of options.certificates) assertCarriedIntact(readCertificate(der));
 
@@ -112,7 +111,7 @@ export async function signData(options: SignedDataOptions): Promise<SignedDataCo
     attribute(id_aa_signingCertificateV2, signingCertificateV2(certificate)),
   ]);
   // The signature covers the attributes under the SET tag; the SignerInfo carries the same content as [0].
-  const signature = await signSha256Rsa(encode(new AttributeSet(signedAttributes)), signer.privateKey);
+  const signature = await signer.sign(encode(new AttributeSet(signedAttributes)));
   const unsignedAttributes = options.unsignedAttributes ? await options.unsignedAttributes(signature) : [];
 
   const signerInfo = new SignerInfo({

@@ -1,6 +1,7 @@
 // RFC 3161 time-stamping: an embedded time-stamping authority that makes tokens with the deployment's TSA
 // key (and answers RFC 3161 requests for the /pki/tsa endpoint), a client for a remote one, and reading a
-// token back. A token is a SignedData over a TSTInfo, signed with signing-certificate-v2 (RFC 5816).
+// token back. A token is a SignedData over a TSTInfo, signed with signing-certificate-v2 (RFC 5816). The
+// embedded TSA's tokens and answers are written on the codec thread (codec.ts); its key signs here.
 import { randomBytes } from 'node:crypto';
 import { OctetString } from '@peculiar/asn1-schema';
 import {
@@ -16,6 +17,7 @@ import {
 } from '@peculiar/asn1-tsp';
 import { AlgorithmIdentifier, id_kp_timeStamping } from '@peculiar/asn1-x509';
 import type { CertifiedKey } from './types.ts';
+import { offThread } from './codec.ts';
 import {
   RawTimeStampResp,
   TimeStampRespWithToken,
@@ -28,7 +30,15 @@ import {
   yieldToEventLoop,
 } from './asn1.ts';
 import { extendedKeyUsages, readCertificate, validAt } from './certificates.ts';
-import { DIGEST_LENGTHS, OID, assertKeyMatches, digest, digestName, sha256Identifier } from './crypto.ts';
+import {
+  DIGEST_LENGTHS,
+  OID,
+  digest,
+  digestName,
+  rsaSigning,
+  sha256Identifier,
+  type SignFunction,
+} from './crypto.ts';
 import { TimeStampUnavailableError } from './errors.ts';
 import { postDer, type Fetch } from './http.ts';
 import { checkSignedData, readSignedData, signData, type SignedDataView } from './signed-data.ts';
@@ -117,8 +127,7 @@ export function embeddedTsa({
   clock,
   policy = PARAPH_TSA_POLICY,
 }: EmbeddedTsaOptions): EmbeddedTsa {
-  assertKeyMatches(privateKey, certificate, 'time-stamping');
-  const signer: CertifiedKey = { certificate, privateKey, chain };
+  const sign = rsaSigning(privateKey, certificate, 'time-stamping');
   const tsaCertificate = readCertificate(certificate);
   // A token signed outside the certificate's validity is one no verifier accepts: better none.
   const unusableAt = (time: Date): string | undefined =>
@@ -126,85 +135,124 @@ export function embeddedTsa({
       ? undefined
       : `the TSA certificate is not valid on ${time.toISOString()} (valid from ` +
         `${tsaCertificate.notBefore.toISOString()} to ${tsaCertificate.notAfter.toISOString()})`;
-
-  async function issue(
-    imprint: MessageImprint,
-    nonce: ArrayBuffer | undefined,
-    withCertificates: boolean,
-    genTime: Date,
-  ) {
-    const tstInfo = encode(
-      new TSTInfo({
-        version: 1,
-        policy,
-        messageImprint: imprint,
-        // Unique without a counter shared between instances: 126 random bits.
-        serialNumber: randomInteger(16),
-        genTime,
-        accuracy: new Accuracy({ seconds: 1 }),
-        nonce,
-      }),
-    );
-    return signData({
-      contentType: id_ct_tstInfo,
-      content: tstInfo,
-      contentDigest: digest('sha256', tstInfo),
-      signer,
-      // RFC 3161 2.4.1: the certificates only when the request asks for them (certReq).
-      certificates: withCertificates ? [certificate, ...chain] : [],
-    });
-  }
+  const authority = { policy, certificate, chain };
 
   return {
     policy,
     async timeStamp(hashed) {
       if (hashed.length !== DIGEST_LENGTHS.sha256) throw new Error('Time-stamp a SHA-256 digest');
-      const imprint = new MessageImprint({
-        hashAlgorithm: sha256Identifier(),
-        hashedMessage: new OctetString(hashed),
-      });
       const now = clock();
       const unusable = unusableAt(now);
       if (unusable) throw new TimeStampUnavailableError(unusable, { service: 'embedded TSA' });
-      const token = await issue(imprint, undefined, true, now);
-      await yieldToEventLoop();
-      return encode(token);
+      return offThread('time-stamp-token', { ...authority, hashed, genTime: now }, { sign });
     },
     async answer(requestDer) {
-      if (requestDer.length > MAX_REQUEST_BYTES) return rejection('badDataFormat', 'The request is too long');
-      let request: TimeStampReq;
-      try {
-        request = decode(requestDer, TimeStampReq);
-      } catch {
-        return rejection('badDataFormat', 'The request is not an RFC 3161 TimeStampReq');
-      }
-      if (request.version !== 1) return rejection('badDataFormat', 'Only version 1 requests are supported');
-      const hash = digestName(request.messageImprint.hashAlgorithm.algorithm);
-      // SHA-1 no longer protects against collisions: a token over one would vouch for two documents.
-      if (!hash || hash === 'sha1') {
-        return rejection('badAlg', 'The message imprint must be a SHA-256, SHA-384 or SHA-512 digest');
-      }
-      if (request.messageImprint.hashedMessage.byteLength !== DIGEST_LENGTHS[hash]) {
-        return rejection('badDataFormat', `The message imprint is not a ${hash} digest`);
-      }
-      if (request.reqPolicy !== undefined && dottedOid(request.reqPolicy) !== policy) {
-        return rejection('unacceptedPolicy', `This TSA time-stamps under policy ${policy} only`);
-      }
-      if ((request.extensions?.length ?? 0) > 0) {
-        return rejection('unacceptedExtension', 'This TSA supports no request extensions');
-      }
       const now = clock();
-      if (unusableAt(now)) return rejection('systemFailure', 'The TSA cannot time-stamp now');
-      const token = await issue(request.messageImprint, request.nonce, request.certReq, now);
-      await yieldToEventLoop();
-      return encode(
-        new TimeStampRespWithToken({
-          status: new PKIStatusInfo({ status: PKIStatus.granted }),
-          timeStampToken: token,
-        }),
+      // A request far too long to be one is not even copied to the codec thread.
+      const request = requestDer.length > MAX_REQUEST_BYTES ? null : requestDer;
+      return offThread(
+        'time-stamp-answer',
+        { ...authority, request, genTime: now, usable: unusableAt(now) === undefined },
+        { sign },
       );
     },
   };
+}
+
+/** What the codec thread needs of the embedded TSA to make its tokens. */
+type Authority = { policy: string; certificate: Uint8Array; chain: readonly Uint8Array[] };
+
+async function issue(
+  { policy, certificate, chain }: Authority,
+  sign: SignFunction,
+  imprint: MessageImprint,
+  nonce: ArrayBuffer | undefined,
+  withCertificates: boolean,
+  genTime: Date,
+) {
+  const tstInfo = encode(
+    new TSTInfo({
+      version: 1,
+      policy,
+      messageImprint: imprint,
+      // Unique without a counter shared between instances: 126 random bits.
+      serialNumber: randomInteger(16),
+      genTime,
+      accuracy: new Accuracy({ seconds: 1 }),
+      nonce,
+    }),
+  );
+  return signData({
+    contentType: id_ct_tstInfo,
+    content: tstInfo,
+    contentDigest: digest('sha256', tstInfo),
+    signer: { certificate, sign },
+    // RFC 3161 2.4.1: the certificates only when the request asks for them (certReq).
+    certificates: withCertificates ? [certificate, ...chain] : [],
+  });
+}
+
+/** The embedded TSA's timeStamp, on the codec thread: a token over the SHA-256 digest `hashed`. */
+export async function issueTimeStampToken(
+  input: Authority & { hashed: Uint8Array; genTime: Date },
+  { sign }: { sign: SignFunction },
+): Promise<Uint8Array> {
+  const imprint = new MessageImprint({
+    hashAlgorithm: sha256Identifier(),
+    hashedMessage: new OctetString(input.hashed),
+  });
+  const token = await issue(input, sign, imprint, undefined, true, input.genTime);
+  await yieldToEventLoop();
+  return encode(token);
+}
+
+/**
+ * The embedded TSA's answer, on the codec thread. `request` is null for one too long to read; `usable`
+ * says that the TSA's certificate is valid at `genTime`.
+ */
+export async function answerTimeStampRequest(
+  input: Authority & { request: Uint8Array | null; genTime: Date; usable: boolean },
+  { sign }: { sign: SignFunction },
+): Promise<Uint8Array> {
+  const { request: requestDer, policy } = input;
+  if (requestDer === null) return rejection('badDataFormat', 'The request is too long');
+  let request: TimeStampReq;
+  try {
+    request = decode(requestDer, TimeStampReq);
+  } catch {
+    return rejection('badDataFormat', 'The request is not an RFC 3161 TimeStampReq');
+  }
+  if (request.version !== 1) return rejection('badDataFormat', 'Only version 1 requests are supported');
+  const hash = digestName(request.messageImprint.hashAlgorithm.algorithm);
+  // SHA-1 no longer protects against collisions: a token over one would vouch for two documents.
+  if (!hash || hash === 'sha1') {
+    return rejection('badAlg', 'The message imprint must be a SHA-256, SHA-384 or SHA-512 digest');
+  }
+  if (request.messageImprint.hashedMessage.byteLength !== DIGEST_LENGTHS[hash]) {
+    return rejection('badDataFormat', `The message imprint is not a ${hash} digest`);
+  }
+  if (request.reqPolicy !== undefined && dottedOid(request.reqPolicy) !== policy) {
+    return rejection('unacceptedPolicy', `This TSA time-stamps under policy ${policy} only`);
+  }
+  if ((request.extensions?.length ?? 0) > 0) {
+    return rejection('unacceptedExtension', 'This TSA supports no request extensions');
+  }
+  if (!input.usable) return rejection('systemFailure', 'The TSA cannot time-stamp now');
+  const token = await issue(
+    input,
+    sign,
+    request.messageImprint,
+    request.nonce,
+    request.certReq,
+    input.genTime,
+  );
+  await yieldToEventLoop();
+  return encode(
+    new TimeStampRespWithToken({
+      status: new PKIStatusInfo({ status: PKIStatus.granted }),
+      timeStampToken: token,
+    }),
+  );
 }
 
 export type TimeStampTokenInfo = {
@@ -225,6 +273,16 @@ export type TimeStampTokenInfo = {
 /** Reads a TimeStampToken (ContentInfo DER). Throws for anything else; checks no signature. */
 export function readTimeStampToken(der: Uint8Array): TimeStampTokenInfo {
   return tokenInfo(readSignedData(der));
+}
+
+/** readTimeStampToken on the codec thread (codec.ts), for the signing path. */
+export function readTimeStampTokenOffThread(der: Uint8Array): Promise<TimeStampTokenInfo> {
+  return offThread('read-time-stamp-token', der, undefined);
+}
+
+/** readTimeStampToken as a codec operation. */
+export async function readTimeStampTokenOperation(der: Uint8Array): Promise<TimeStampTokenInfo> {
+  return readTimeStampToken(der);
 }
 
 function tokenInfo(view: SignedDataView): TimeStampTokenInfo {

@@ -3,9 +3,8 @@
 // make never show up in a journey's list. Worker processes are separate, so pointing PARAPH_URL at this
 // server here moves support.ts's helpers (signIn, baseUrl, uploadViaApi) for these specs only.
 import { rmSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from '@playwright/test';
-import { startE2eServer, type E2eServer } from '../global-setup.ts';
+import { startE2eServer, stopE2eServer, type E2eServer } from '../global-setup.ts';
 
 /** Call first in a spec file, before its own hooks: a fresh server for the file, stopped after it. */
 export function startPrivateServerForFile(): void {
@@ -21,11 +20,9 @@ export function startPrivateServerForFile(): void {
     else process.env.PARAPH_URL = sharedUrl;
     if (!server) return;
     try {
-      process.kill(server.pid, 'SIGTERM');
-    } catch {
-      // already gone
+      await stopE2eServer(server.pid);
+    } finally {
+      rmSync(server.dataDir, { recursive: true, force: true });
     }
-    await sleep(300);
-    rmSync(server.dataDir, { recursive: true, force: true });
   });
 }

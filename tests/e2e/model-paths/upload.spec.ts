@@ -3,6 +3,7 @@
 // retry and cancel, and the three requests (upload request, storage POST, POST /api/documents) held until
 // the path says how each ends. Each state is checked in the modal, and an ending in the list behind it.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { LIST_REFRESH_MS, MODAL_CLOSE_MS } from '../../../machines/upload.machine.ts';
 import { makePdf } from '../../fixtures/pdfs.ts';
 import { signIn } from '../support.ts';
 import {
@@ -72,6 +73,12 @@ class UploadAdapter implements Adapter {
   /** How many times the path has entered each request's state: each entry makes one request. */
   private readonly seen = { requestUpload: 0, sendToStorage: 0, createDocument: 0 };
   private isStorageReleased = false;
+  /**
+   * How far the page's paused clock has been run since the upload finished. The finished modal closes
+   * itself after a few seconds; on a busy machine real time could close it before it is seen, so its
+   * timers run only when the path says they run out.
+   */
+  private finishedFor: number | null = null;
 
   constructor(
     private readonly page: Page,
@@ -104,6 +111,7 @@ class UploadAdapter implements Adapter {
       'createDocument',
       (url, request) => request.method() === 'POST' && url.pathname === '/api/documents',
     );
+    await this.page.clock.install();
     await this.page.goto('/app/documents');
     await expect(this.page.getByRole('grid', { name: 'Documents' })).toBeVisible();
     await this.page.getByRole('button', { name: 'Upload' }).first().click();
@@ -220,7 +228,9 @@ class UploadAdapter implements Adapter {
     if (outcome?.actor === 'requestUpload') return this.endRequestUpload(outcome.ok, event, index, modelPath);
     if (outcome?.actor === 'createDocument') {
       // The server decides: the broken file chosen for this path is refused, a real PDF is kept.
-      await (await this.held.next('createDocument')).continue();
+      const route = await this.held.next('createDocument');
+      if (outcome.ok) await this.pauseClock();
+      await route.continue();
       this.errorCode = outcome.ok ? null : String((event.error as { code?: string }).code);
       return;
     }
@@ -230,6 +240,7 @@ class UploadAdapter implements Adapter {
       return;
     }
     const delay = delayOf(event);
+    if (delay === 'LIST_REFRESH' || delay === 'MODAL_CLOSE') await this.runClockTo(delay);
     if (delay === 'LIST_REFRESH') {
       await expect(
         this.listBehind.getByRole('row', { name: this.fileName, includeHidden: true }),
@@ -238,6 +249,22 @@ class UploadAdapter implements Adapter {
     }
     if (delay === 'MODAL_CLOSE') return;
     throw new Error(`no page action for ${event.type}`);
+  }
+
+  private async pauseClock(): Promise<void> {
+    // A little ahead of the page's own time, which goes on flowing until the clock is paused.
+    const now = await this.page.evaluate(() => Date.now());
+    await this.page.clock.pauseAt(now + 500);
+    this.finishedFor = 0;
+  }
+
+  private async runClockTo(delay: 'LIST_REFRESH' | 'MODAL_CLOSE'): Promise<void> {
+    if (this.finishedFor === null) throw new Error(`${delay} before the upload finished`);
+    const until = delay === 'LIST_REFRESH' ? LIST_REFRESH_MS : MODAL_CLOSE_MS;
+    await this.page.clock.runFor(until - this.finishedFor);
+    this.finishedFor = until;
+    // Once the modal has closed, the page's time flows again (its closing animation, the list).
+    if (delay === 'MODAL_CLOSE') await this.page.clock.resume();
   }
 
   private async endRequestUpload(

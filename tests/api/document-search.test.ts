@@ -1,0 +1,291 @@
+// What the document search finds (docs/decisions.md, "Document search"): a piece of the file name, of an
+// owner's or a participant's name or address, anywhere in it, whatever the case and the accents; only
+// among the documents the caller sees; paged and counted like any list. And what the lists remember
+// between requests (a search's count, where a page starts) never outlives a change.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  buildTestApp,
+  expectMatchesContract,
+  insertDocument,
+  insertSignFlow,
+  type TestApp,
+  type TestUser,
+} from './helpers.ts';
+
+type ListBody = {
+  data: { id: string; attributes: { originalFilename: string } }[];
+  links: { first: string; prev: string | null; self: string; next: string | null; last: string };
+  meta: { currentPage: number; totalPages: number };
+};
+
+const DAY = 86_400_000;
+
+describe('document search', () => {
+  let t: TestApp;
+  let ada: TestUser;
+  let bob: TestUser;
+  let elena: TestUser;
+  let adaToken: string;
+  const start = new Date('2030-05-01T09:00:00.000Z');
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    ada = await t.createUser({ email: 'ada@example.test', fullName: 'Ada Lovelace' });
+    bob = await t.createUser({ email: 'bob@example.test', fullName: 'Bob Baker' });
+    elena = await t.createUser({ email: 'elena@example.test', fullName: 'Elena García' });
+    adaToken = await t.signIn(ada.email);
+
+    const mine = (originalFilename: string, days: number) =>
+      insertDocument(t.deps, {
+        ownerId: ada.id,
+        originalFilename,
+        createdAt: new Date(start.getTime() + days * DAY),
+      });
+    await mine('Résumé Ada.pdf', 1);
+    // The same name as macOS writes it: each accent a character of its own after its letter.
+    await mine('Re\u0301sume\u0301 decomposed.pdf', 2);
+    await mine('resume plain.pdf', 3);
+    await mine('ÉTÉ 2030.pdf', 4);
+    await mine('Quarterly report.pdf', 5);
+    await mine('Łódź office lease.pdf', 6);
+    await mine('Договор аренды.pdf', 7);
+    // Someone else's documents, which Ada must never find, whatever she types.
+    await insertDocument(t.deps, { ownerId: bob.id, originalFilename: 'Résumé Bob.pdf' });
+    const bobsWithElena = await insertDocument(t.deps, {
+      ownerId: bob.id,
+      originalFilename: 'Contrat Bob.pdf',
+      state: 'awaiting_signs',
+    });
+    await insertSignFlow(t.deps, bobsWithElena, {
+      state: 'awaiting_signs',
+      participants: [{ role: 'signatory', email: elena.email, userId: elena.id, state: 'pending' }],
+    });
+    // Bob's, shared with Ada and Elena: found by its participants' names and addresses.
+    const shared = await insertDocument(t.deps, {
+      ownerId: bob.id,
+      originalFilename: 'Contract shared.pdf',
+      state: 'awaiting_signs',
+      createdAt: new Date(start.getTime() + 8 * DAY),
+    });
+    await insertSignFlow(t.deps, shared, {
+      state: 'awaiting_signs',
+      participants: [
+        { role: 'signatory', email: ada.email, userId: ada.id, state: 'pending' },
+        { role: 'signatory', email: elena.email, userId: elena.id, state: 'pending' },
+        { role: 'signatory', email: 'Jörg.Müller@Example.test', userId: null, state: 'waiting' },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function list(url: string, token = adaToken): Promise<ListBody> {
+    const response = await t.app.inject({ url, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<ListBody>();
+    expectMatchesContract('listActiveDocuments', 200, body);
+    return body;
+  }
+
+  async function found(search: string): Promise<string[]> {
+    const body = await list(`/api/documents/active?search=${encodeURIComponent(search)}`);
+    return body.data.map((doc) => doc.attributes.originalFilename).sort();
+  }
+
+  const RESUMES = ['Re\u0301sume\u0301 decomposed.pdf', 'Résumé Ada.pdf', 'resume plain.pdf'].sort();
+
+  it.each(['resume', 'RESUME', 'résumé', 'RÉSUMÉ', 'Re\u0301sume\u0301', 'ésu'])(
+    'finds the file names with or without accents, in any case, for %j',
+    async (search) => {
+      expect(await found(search)).toEqual(RESUMES);
+    },
+  );
+
+  it('folds letters beyond ASCII too: capitals with accents, strokes, other alphabets', async () => {
+    expect(await found('été')).toEqual(['ÉTÉ 2030.pdf']);
+    expect(await found('ete 20')).toEqual(['ÉTÉ 2030.pdf']);
+    expect(await found('lodz')).toEqual(['Łódź office lease.pdf']);
+    expect(await found('ДОГОВОР')).toEqual(['Договор аренды.pdf']);
+  });
+
+  it('matches a piece anywhere in a word, as before, also with one or two letters', async () => {
+    expect(await found('port')).toEqual(['Quarterly report.pdf']);
+    expect(await found('terly rep')).toEqual(['Quarterly report.pdf']);
+    expect(await found('ÓD')).toEqual(['Łódź office lease.pdf']);
+    expect(await found('reportx')).toEqual([]);
+  });
+
+  it("matches the participants' names and addresses the same way, and only the caller's documents", async () => {
+    expect(await found('garcia')).toEqual(['Contract shared.pdf']);
+    expect(await found('GARCÍA')).toEqual(['Contract shared.pdf']);
+    expect(await found('elena@exa')).toEqual(['Contract shared.pdf']);
+    // An invitee without an account yet: their address.
+    expect(await found('jorg.muller')).toEqual(['Contract shared.pdf']);
+    // The owner's name finds everything of theirs Ada sees, and nothing else of theirs.
+    expect(await found('baker')).toEqual(['Contract shared.pdf']);
+    expect(await found('Contrat Bob')).toEqual([]);
+  });
+
+  it('pages and counts a search like any list, and keeps it in the links', async () => {
+    const bulk = `bulk-${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 23; i += 1) {
+      await insertDocument(t.deps, {
+        ownerId: ada.id,
+        originalFilename: `Ñandú ${bulk} ${String(i).padStart(2, '0')}.pdf`,
+        createdAt: new Date(start.getTime() + (100 + i) * DAY),
+      });
+    }
+    await insertDocument(t.deps, { ownerId: bob.id, originalFilename: `Ñandú ${bulk} Bob.pdf` });
+    const search = `NANDU ${bulk.toUpperCase()}`;
+    const first = await list(`/api/documents/active?search=${encodeURIComponent(search)}`);
+    expect(first.data).toHaveLength(20);
+    expect(first.data[0]?.attributes.originalFilename).toBe(`Ñandú ${bulk} 22.pdf`);
+    expect(first.meta).toMatchObject({ currentPage: 1, totalPages: 2 });
+    expect(first.links.last).toBe(`/api/documents/active?${new URLSearchParams({ search, page: '2' })}`);
+    const second = await list(first.links.next ?? '');
+    expect(second.data.map((doc) => doc.attributes.originalFilename)).toEqual([
+      `Ñandú ${bulk} 02.pdf`,
+      `Ñandú ${bulk} 01.pdf`,
+      `Ñandú ${bulk} 00.pdf`,
+    ]);
+    expect(second.links.next).toBeNull();
+  });
+});
+
+describe('what the lists remember between requests', () => {
+  let t: TestApp;
+  let ada: TestUser;
+  let bob: TestUser;
+  let adaToken: string;
+  const start = new Date('2030-05-01T09:00:00.000Z');
+
+  beforeEach(async () => {
+    t = await buildTestApp();
+    ada = await t.createUser({ email: 'ada@example.test', fullName: 'Ada Lovelace' });
+    bob = await t.createUser({ email: 'bob@example.test', fullName: 'Bob Baker' });
+    adaToken = await t.signIn(ada.email);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  async function list(url: string): Promise<ListBody> {
+    const response = await t.app.inject({ url, headers: bearer(adaToken) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<ListBody>();
+  }
+  const names = (body: ListBody) => body.data.map((doc) => doc.attributes.originalFilename);
+
+  async function documents(count: number, name = (i: number) => `doc-${String(i).padStart(2, '0')}.pdf`) {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      ids.push(
+        await insertDocument(t.deps, {
+          ownerId: ada.id,
+          originalFilename: name(i),
+          createdAt: new Date(start.getTime() + i * DAY),
+        }),
+      );
+    }
+    return ids;
+  }
+
+  it('a page read twice moves when a newer document arrives or one before it goes', async () => {
+    const ids = await documents(45);
+    const before = await list('/api/documents/active?page=2');
+    expect(names(before)[0]).toBe('doc-24.pdf');
+    expect(names(await list('/api/documents/active?page=2'))).toEqual(names(before));
+
+    await insertDocument(t.deps, {
+      ownerId: ada.id,
+      originalFilename: 'newest.pdf',
+      createdAt: new Date(start.getTime() + 100 * DAY),
+    });
+    const after = await list('/api/documents/active?page=2');
+    expect(names(after)[0]).toBe('doc-25.pdf');
+    expect(after.meta.totalPages).toBe(3);
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/documents/${ids[44] ?? ''}`,
+      headers: bearer(adaToken),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(names(await list('/api/documents/active?page=2'))[0]).toBe('doc-24.pdf');
+    // From the end too: the last page holds what is left.
+    expect(names(await list('/api/documents/active?page=3'))).toEqual([
+      'doc-04.pdf',
+      'doc-03.pdf',
+      'doc-02.pdf',
+      'doc-01.pdf',
+      'doc-00.pdf',
+    ]);
+  });
+
+  it("a search's count follows new matches, archiving, and a participant's name", async () => {
+    await documents(3, (i) => `lease-${i}.pdf`);
+    const count = async (search: string) =>
+      (await list(`/api/documents/active?search=${encodeURIComponent(search)}`)).data.length;
+    expect(await count('lease')).toBe(3);
+
+    const another = await insertDocument(t.deps, { ownerId: ada.id, originalFilename: 'Lease-new.pdf' });
+    expect(await count('lease')).toBe(4);
+
+    const archived = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/documents/${another}/archive`,
+      headers: bearer(adaToken),
+    });
+    expect(archived.statusCode, archived.body).toBe(200);
+    expect(await count('lease')).toBe(3);
+    expect((await list('/api/documents/archived?search=lease')).data.length).toBe(1);
+
+    const shared = await insertDocument(t.deps, { ownerId: ada.id, originalFilename: 'shared.pdf' });
+    await insertSignFlow(t.deps, shared, {
+      state: 'awaiting_signs',
+      participants: [{ role: 'signatory', email: bob.email, userId: bob.id, state: 'pending' }],
+    });
+    expect(await count('robert')).toBe(0);
+    await t.deps.db.updateTable('users').set({ full_name: 'Robert Baker' }).where('id', '=', bob.id).execute();
+    expect(await count('robert')).toBe(1);
+  });
+
+  it('a document leaves a participant\'s lists and searches when they leave its flow', async () => {
+    const carol = await t.createUser({ email: 'carol@example.test', fullName: 'Carol Chen' });
+    const carolToken = await t.signIn(carol.email);
+    const documentId = await insertDocument(t.deps, { ownerId: ada.id, originalFilename: 'Offer letter.pdf' });
+    const send = (method: 'POST' | 'PUT', signatories: string[]) =>
+      t.app.inject({
+        method,
+        url: `/api/documents/${documentId}/sign_flow`,
+        headers: bearer(adaToken),
+        payload: {
+          sign_flow: {
+            type: 'standard',
+            comment: '',
+            reviewer_email_addresses: [],
+            signatory_email_addresses: signatories,
+            sign_page_number: 0,
+            signature_coordinates: [],
+          },
+        },
+      });
+    const carolSees = async (url: string) =>
+      (await t.app.inject({ url, headers: bearer(carolToken) })).json<ListBody>().data.map((doc) => doc.id);
+
+    const created = await send('POST', [carol.email, bob.email]);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(await carolSees('/api/documents/to_do')).toEqual([documentId]);
+    expect(await carolSees('/api/documents/active?search=offer')).toEqual([documentId]);
+    expect(names(await list('/api/documents/active?search=carol%40'))).toEqual(['Offer letter.pdf']);
+
+    const edited = await send('PUT', [bob.email]);
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await carolSees('/api/documents/active?search=offer')).toEqual([]);
+    expect(await carolSees('/api/documents/to_do')).toEqual([]);
+    expect(names(await list('/api/documents/active?search=carol%40'))).toEqual([]);
+  });
+});
