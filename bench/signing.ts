@@ -1,4 +1,4 @@
-// bench/signing: the two signing budgets ([5/6]).
+// bench/signing: the two signing budgets.
 // (a) From "Confirm" to the signed version, for a 20-page PDF: confirmDocumentVersion on an in-process
 //     app with the real signer (stamp, PAdES signature, the two locked transactions), median of 10 after
 //     one warm-up (the first signature creates the certificate authority and the signer's certificate).

@@ -1,4 +1,4 @@
-// The server's document lifecycle (issue [4/6], spec 000 §3-§4, spec 001 §4-§5): every state change of a
+// The server's document lifecycle (spec 000 §3-§4, spec 001 §4-§5): every state change of a
 // document and of its sign flow's participants is a transition of this machine, and every permission flag
 // that depends on the flow is "would the machine take this event" (server/documents/permissions.ts).
 // It runs purely (machines/document-lifecycle.ts resolves a stored record, applies one event and reads the

@@ -1,4 +1,4 @@
-// What the sign flow form ([4/6]) and the signature placement editor share: the people who sign and where
+// What the sign flow form and the signature placement editor share: the people who sign and where
 // their signatures go. The form's actor owns the draft for both routes (/app/signflow/{new,edit}/{id} and
 // its /signatures page), so moving between the two never loses input. Positions are fractions of the page
 // (0..1); the requests carry them as the contract's Fraction strings; the box is a fixed share of the page.

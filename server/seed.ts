@@ -36,7 +36,7 @@ export const DEMO_ACCOUNTS = [
   // Not connected to anyone, so "add a connection by e-mail" can be tried on her; her request to ada
   // shows the Connections badge.
   { key: 'erin', email: 'erin@paraph.test', fullName: 'Erin Evans', initials: 'EE', countryCode: 'be' },
-  // On the free plan with this month's signatures used up ([5/6]): his confirmation ends in
+  // On the free plan with this month's signatures used up: his confirmation ends in
   // sign_limit_exceeded.
   { key: 'frank', email: 'frank@paraph.test', fullName: 'Frank Fisher', initials: 'FF', countryCode: 'de' },
 ] as const;
@@ -45,7 +45,7 @@ type DemoKey = (typeof DEMO_ACCOUNTS)[number]['key'];
 
 const CONNECTED: readonly DemoKey[] = ['ada', 'bob', 'carol'];
 
-// Smart cards ([5/6]): every demo account has at least two levels to choose from.
+// Smart cards: every demo account has at least two levels to choose from.
 const DEMO_CARDS: Record<DemoKey, readonly { smartCardType: SmartCardType; description: string }[]> = {
   ada: [
     { smartCardType: 'personal_level3', description: "Ada's ID card" },

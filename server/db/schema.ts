@@ -217,7 +217,7 @@ export type InvitesTable = {
 
 export type DocumentHidesTable = { document_id: string; user_id: string; hidden_at: string };
 
-// Migration 0004 ([3/6]): pending connection requests (a row is deleted when answered), sign groups and
+// Migration 0004: pending connection requests (a row is deleted when answered), sign groups and
 // per-user rate limits. `to_user_id` is null while an invitation waits for its address to get an account.
 export type ConnectionRequestsTable = {
   id: string;
@@ -243,7 +243,7 @@ export type AddressRateLimitEventsTable = {
   at: string;
 };
 
-// Migration 0005 ([4/6]): inline signature placements, one per signatory. The fractions are the strings
+// Migration 0005: inline signature placements, one per signatory. The fractions are the strings
 // the form sent (4 decimals; rows saved before that was required may have fewer), kept exactly.
 export type SignaturePlacementsTable = {
   id: string;
@@ -254,7 +254,7 @@ export type SignaturePlacementsTable = {
   left_fraction: string;
 };
 
-// Migration 0006 ([5/6]): the smart cards a user signs with, and document versions: one request to sign,
+// Migration 0006: the smart cards a user signs with, and document versions: one request to sign,
 // from `pending` (awaiting the identity app) through `signing` (confirmed; the signature is being applied)
 // to an answer. `participant_id` is null for the owner's own signature of a document without a flow.
 export type SmartCardsTable = {
@@ -291,7 +291,7 @@ export type DocumentVersionsTable = {
   notified_at: string | null;
 };
 
-// Migration 0007 ([6/6]): reports from the app's error screen. `route` is a path only.
+// Migration 0007: reports from the app's error screen. `route` is a path only.
 export type ErrorReportsTable = {
   id: string;
   created_at: string;

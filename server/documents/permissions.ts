@@ -136,7 +136,7 @@ export function documentPermissions(input: {
 
   return {
     isOwner,
-    // A signatory whose turn it is, or the owner signing a document without a flow ([5/6]).
+    // A signatory whose turn it is, or the owner signing a document without a flow.
     currentUserCanSign: canAny('sign.begin') || (isOwner && canApply(record, { type: 'solo.begin' })),
     currentUserSigned: mine.some(
       (participant) => participant.role === 'signatory' && participant.state === 'signed',

@@ -77,7 +77,7 @@ type Related = {
   participants: Map<string, RelatedParticipant[]>;
   archived: Set<string>;
   pages: Map<string, Map<number, string>>;
-  // The level of the last signature of each signed document ([5/6]).
+  // The level of the last signature of each signed document.
   cardTypes: Map<string, string>;
 };
 
@@ -173,7 +173,12 @@ async function loadRelated(
     related.flows.set(documentId, { type, state: flowState });
     const list = related.participants.get(documentId) ?? [];
     if (participant.role !== null && participant.state !== null && participant.email !== null)
-      list.push({ ...participant, role: participant.role, state: participant.state, email: participant.email });
+      list.push({
+        ...participant,
+        role: participant.role,
+        state: participant.state,
+        email: participant.email,
+      });
     related.participants.set(documentId, list);
   }
   return related;

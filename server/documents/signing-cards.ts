@@ -1,4 +1,4 @@
-// Smart cards ([5/6]): the cards a user signs with. Demo accounts get several levels (server/seed.ts);
+// Smart cards: the cards a user signs with. Demo accounts get several levels (server/seed.ts);
 // every other account gets one personal_level2 card when it is created (sign-up) or when migration 0006
 // ran, so every user can sign.
 import { randomUUID } from 'node:crypto';

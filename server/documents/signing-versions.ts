@@ -1,4 +1,4 @@
-// Document versions ([5/6]): one request to sign, answered in the identity app. Shared by the API
+// Document versions: one request to sign, answered in the identity app. Shared by the API
 // (server/handlers/signing.ts), the confirmation (signing-confirm.ts) and the expiry job.
 import type { Kysely } from 'kysely';
 import type { components } from '../../openapi/schema';

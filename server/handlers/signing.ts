@@ -1,4 +1,4 @@
-// The sign call and what the app polls ([5/6], docs/decisions.md "Signing on the server"): the caller's
+// The sign call and what the app polls (docs/decisions.md "Signing on the server"): the caller's
 // smart cards, a request to sign (a pending document version that the identity app answers) and that
 // version's state. The sign call only records the request: the document enters `signing` when the
 // signer confirms (server/documents/signing-confirm.ts).

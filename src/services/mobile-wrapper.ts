@@ -3,7 +3,7 @@
 // string) and WebKit's `window.webkit.messageHandlers.paraph.postMessage` (the object). Never
 // `window.parent` or `postMessage('*')`, which any embedding page could read; and nothing here logs,
 // since one message carries the access token. Formats: docs/decisions.md "Language, welcome and mobile
-// wrappers ([6/6])".
+// wrappers".
 
 /** The name a WebKit wrapper registers its handler under (as the sign screen's set-location). */
 export const WEBKIT_HANDLER_NAME = 'paraph';
@@ -11,7 +11,7 @@ export const WEBKIT_HANDLER_NAME = 'paraph';
 export type WrapperMessage =
   | { type: 'accessToken'; accessToken: string }
   | { type: 'setLocation'; location: string }
-  // The sign screen asks the wrapper for the device's position ([5/6], services/geolocation.ts).
+  // The sign screen asks the wrapper for the device's position (services/geolocation.ts).
   | { type: 'set-location' };
 
 type WrapperWindow = Window & {
@@ -27,7 +27,8 @@ function bridges(): {
   const reactNative = host.ReactNativeWebView;
   const webkit = host.webkit?.messageHandlers?.[WEBKIT_HANDLER_NAME];
   return {
-    reactNative: typeof reactNative?.postMessage === 'function' ? reactNative.postMessage.bind(reactNative) : null,
+    reactNative:
+      typeof reactNative?.postMessage === 'function' ? reactNative.postMessage.bind(reactNative) : null,
     webkit: typeof webkit?.postMessage === 'function' ? webkit.postMessage.bind(webkit) : null,
   };
 }

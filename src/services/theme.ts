@@ -1,4 +1,4 @@
-// Light or dark (docs/decisions.md "Dark mode ([6/6])"). The preference is this device's own, kept in
+// Light or dark (docs/decisions.md "Dark mode"). The preference is this device's own, kept in
 // local storage under `theme`: the profile has no field for it. 'system' follows the operating system's
 // `prefers-color-scheme`, live. A tiny external store, so React reads it with useSyncExternalStore; the
 // snapshots are plain strings, read afresh each time, so another tab's choice and the system's change

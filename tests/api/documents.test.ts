@@ -242,7 +242,7 @@ describe('document lists and details', () => {
       currentUserCanCreateSignFlow: true,
       currentUserCanArchive: true,
       currentUserCanDelete: true,
-      // The owner may sign a document without a flow themself ([5/6]).
+      // The owner may sign a document without a flow themself.
       currentUserCanSign: true,
       currentUserArchived: false,
     });

@@ -1,4 +1,4 @@
-// Who may do what with a sign flow ([4/6]): only the owner creates, edits or cancels; only a reviewer
+// Who may do what with a sign flow: only the owner creates, edits or cancels; only a reviewer
 // approves or rejects; only a signatory refuses. Someone who cannot see the document gets 404; a
 // participant without that right gets 409 `action_not_allowed`; and a refused call changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

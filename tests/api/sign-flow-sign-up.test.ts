@@ -1,4 +1,4 @@
-// The invitee's way in ([4/6]): someone added to a flow by an address without an account gets an invite,
+// The invitee's way in: someone added to a flow by an address without an account gets an invite,
 // signs up on the server's page with that address, is signed in, and lands on the invite in the app,
 // which accepts it and opens the document.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

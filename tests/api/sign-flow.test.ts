@@ -1,4 +1,4 @@
-// The sign flow on the server ([4/6]): create and edit with the form's body (spec 001 §7), the rules a
+// The sign flow on the server: create and edit with the form's body (spec 001 §7), the rules a
 // body must pass before anything is stored, the edit rules of spec 001 §4, the invitations and turn
 // notifications in the outbox, the audit trail, and two actions on one document at the same moment.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

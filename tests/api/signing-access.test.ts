@@ -1,4 +1,4 @@
-// Who may call the sign pipeline's operations ([5/6]): without a token nobody; the sign call only whoever
+// Who may call the sign pipeline's operations: without a token nobody; the sign call only whoever
 // the lifecycle lets sign now (the owner of a document without a flow, a signatory whose turn it is);
 // someone who cannot see the document gets 404, a participant who may not sign 409; a version is read by
 // its signer only. A refused call records nothing.

@@ -1,4 +1,4 @@
-// The sign pipeline's rules ([5/6], docs/decisions.md "Signing on the server"), with a fake signer: the
+// The sign pipeline's rules (docs/decisions.md "Signing on the server"), with a fake signer: the
 // sign call and its bad input (a 4xx and nothing signed or stored), the version the app polls, replacing
 // and expiring requests, deny, answering twice, the monthly limit, a PDF that cannot be prepared, the
 // owner signing alone, and a confirmation that waits for another signature being applied.

@@ -1,4 +1,4 @@
-// Dark mode in Chromium (docs/decisions.md "Dark mode ([6/6])"): with the system set to dark the app is
+// Dark mode in Chromium (docs/decisions.md "Dark mode"): with the system set to dark the app is
 // dark from the start, the main screens are snapped for a person to read (dark-*), and choosing Light in
 // settings makes it light at once and for the next visit.
 import { expect, test, type Locator, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// The keyboard-only journey ([6/6], Accessibility): sign in, upload, start a flow, place the
+// The keyboard-only journey (Accessibility): sign in, upload, start a flow, place the
 // signature, sign and confirm, with nothing but keys after the first page.goto. Each modal met on the way
 // must take focus when it opens and give it back (never to <body>) when it closes.
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Property tests of the lifecycle (issue [4/6] "Tests"): random sequences of events, from random people,
+// Property tests of the lifecycle: random sequences of events, from random people,
 // over random flows (valid and not), checked step by step against rules stated independently of the
 // machine's own code.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The owner signing a document without a flow ([5/6], docs/decisions.md "Signing on the server"): the
+// The owner signing a document without a flow (docs/decisions.md "Signing on the server"): the
 // lifecycle's solo events, and the flag and the lists that follow from them.
 import { describe, expect, it } from 'vitest';
 import {

@@ -466,7 +466,7 @@ export const DOCUMENT_LIFECYCLE_EVENTS = [
   { type: 'flow.refuse', participantId: 's2' },
   { type: 'flow.cancel' },
   { type: 'flow.fail' },
-  // The owner's own signature of a document without a flow ([5/6]).
+  // The owner's own signature of a document without a flow.
   { type: 'solo.begin' },
   { type: 'solo.complete' },
   { type: 'solo.abort' },

@@ -1,4 +1,4 @@
-// Dark mode (docs/decisions.md "Dark mode ([6/6])"): the app follows the system's colour scheme, live,
+// Dark mode (docs/decisions.md "Dark mode"): the app follows the system's colour scheme, live,
 // unless this device chose Light or Dark in settings; the choice applies at once, without Save.
 import { readFileSync } from 'node:fs';
 import { webDarkTheme, webLightTheme } from '@fluentui/react-components';

@@ -1,4 +1,4 @@
-// Inline signature placements of a sign flow ([4/6]): one box per signatory, its top-left corner as
+// Inline signature placements of a sign flow: one box per signatory, its top-left corner as
 // fractions of the page. The fractions are kept as the strings the form sent ("0.2500"), so what is
 // read back is exactly what was placed; SQL never computes with them. `top` and `left` are SQL keywords,
 // hence the suffixed column names.

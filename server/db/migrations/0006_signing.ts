@@ -1,4 +1,4 @@
-// Smart cards and document versions ([5/6], docs/decisions.md "Signing on the server"). A document
+// Smart cards and document versions (docs/decisions.md "Signing on the server"). A document
 // version is one request to sign: it waits for the signer's confirmation in the identity app, and on
 // confirmation holds the signed file's key and the hashes before and after. Every account that exists
 // when this runs gets one personal_level2 card, so every user can sign.

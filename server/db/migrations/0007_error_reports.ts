@@ -1,4 +1,4 @@
-// Error reports sent from the app's error screen ([6/6]). The route is a path only (no query string, so
+// Error reports sent from the app's error screen. The route is a path only (no query string, so
 // no token or search term is ever kept); `user_id` is null for a report sent before sign-in or with a
 // token that is no longer valid, and becomes null if the account is deleted. `ip` is kept for the
 // per-address limit, which counts this table's own rows.

@@ -1,6 +1,6 @@
 // The appearance switch on the settings screen. Unlike the language and the location it is not part of
 // the profile (the contract has no field for it): a choice applies at once and stays on this device, so
-// it needs neither Save nor the settings actor (docs/decisions.md "Dark mode ([6/6])").
+// it needs neither Save nor the settings actor (docs/decisions.md "Dark mode").
 import { useSyncExternalStore } from 'react';
 import { Field, Radio, RadioGroup } from '@fluentui/react-components';
 import { useIntl } from 'react-intl';

@@ -1,4 +1,4 @@
-// The editor without a mouse (issue [4/6]): choose a signatory and Place puts their box in the middle of
+// The editor without a mouse: choose a signatory and Place puts their box in the middle of
 // the page shown; each movable box on the page then has a button (Tab between them), whose arrow keys
 // move the box by 1 % (Shift: 5 %), Enter or Space places it and Delete removes it. The machine announces
 // each change politely (the page's aria-live region).
