@@ -15,6 +15,7 @@ import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 import { foldForSearch } from './search-fold.ts';
 import { ensureSearchIndexes } from './search-index.ts';
+import { RecentMap } from '../recent-map.ts';
 import { openSqliteFile } from './sqlite.ts';
 import { withStartLock } from './start-lock.ts';
 
@@ -135,17 +136,13 @@ export async function openSqliteConnection(
 const STATEMENT_CACHE_SIZE = 500;
 
 function withStatementCache(database: SqliteDatabase): SqliteDatabase {
-  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
+  const statements = new RecentMap<string, ReturnType<SqliteDatabase['prepare']>>(STATEMENT_CACHE_SIZE);
   return {
     close: () => database.close(),
     prepare(sqlText: string) {
       const cached = statements.get(sqlText);
       if (cached !== undefined) return cached;
       const statement = database.prepare(sqlText);
-      if (statements.size >= STATEMENT_CACHE_SIZE) {
-        const oldest = statements.keys().next();
-        if (oldest.done !== true) statements.delete(oldest.value);
-      }
       statements.set(sqlText, statement);
       return statement;
     },

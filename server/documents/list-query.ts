@@ -9,11 +9,19 @@
 // What costs more than a page is remembered per process, and only for as long as nothing in the person's
 // lists changes (their count rows' `changes`): how many documents a search finds, and where pages begin,
 // so that the next or the same page is a seek instead of a walk over every document before it.
-import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  expressionBuilder,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+} from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import { toCount } from '../db/database.ts';
 import type { Database, DocumentRow, DocumentViewersTable } from '../db/schema.ts';
 import { foldForSearch } from '../db/search-fold.ts';
+import { RecentMap } from '../recent-map.ts';
 import { FAILED_STATES, IN_PROGRESS_STATES, type DocumentCategory } from './permissions.ts';
 
 export const PAGE_SIZE = 20;
@@ -126,10 +134,14 @@ export async function readListState(
   const row = await db
     .selectFrom('document_list_counts as c')
     .select([
-      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END)`.as(
+      sql<
+        string | number | null
+      >`sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END)`.as(
         'total',
       ),
-      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END)`.as('own'),
+      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END)`.as(
+        'own',
+      ),
       sql<string | number | null>`sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END)`.as('names'),
     ])
     .where('c.user_id', 'in', [viewer.id, '*'])
@@ -199,7 +211,12 @@ function usersExpression(deps: AppDeps, search: Search, users: MatchedUsers) {
 
 // Whether the document of the viewer row `v` matches, tested row by row: a walk of the person's rows in
 // page order stops after a page, so this never reads the documents that come later.
-function viewerRowMatches(eb: ViewerEb, deps: AppDeps, search: Search, users: MatchedUsers): Expression<SqlBool> {
+function viewerRowMatches(
+  eb: ViewerEb,
+  deps: AppDeps,
+  search: Search,
+  users: MatchedUsers,
+): Expression<SqlBool> {
   const byText = eb.exists(
     eb
       .selectFrom('document_search as s')
@@ -268,7 +285,12 @@ function viewerRows(deps: AppDeps, viewer: AuthUser, category: DocumentCategory)
 
 type SearchContext = { search: Search; users: MatchedUsers };
 
-function searchCondition(eb: ViewerEb, deps: AppDeps, context: SearchContext, plan: Plan): Expression<SqlBool> {
+function searchCondition(
+  eb: ViewerEb,
+  deps: AppDeps,
+  context: SearchContext,
+  plan: Plan,
+): Expression<SqlBool> {
   const { search, users } = context;
   return plan === 'walk'
     ? viewerRowMatches(eb, deps, search, users)
@@ -293,37 +315,24 @@ async function countSearch(
 // --- What is remembered between requests ---
 
 type Bound = { value: string; id: string };
-type Remembered = { fingerprint: string; total?: number; bounds: Map<number, Bound> };
+type Remembered = { fingerprint: string; total?: number; bounds: RecentMap<number, Bound> };
 
 // Lists per database (tests and benchmarks run several in one process); the least recently used go first.
 const REMEMBERED_LISTS = 2_000;
 const REMEMBERED_PAGES = 200;
-const memory = new WeakMap<Kysely<Database>, Map<string, Remembered>>();
+const memory = new WeakMap<Kysely<Database>, RecentMap<string, Remembered>>();
 
 function remembered(deps: AppDeps, key: string, fingerprint: string): Remembered {
   let lists = memory.get(deps.db);
   if (lists === undefined) {
-    lists = new Map();
+    lists = new RecentMap(REMEMBERED_LISTS);
     memory.set(deps.db, lists);
   }
   const found = lists.get(key);
-  lists.delete(key);
-  const entry = found?.fingerprint === fingerprint ? found : { fingerprint, bounds: new Map() };
+  if (found?.fingerprint === fingerprint) return found;
+  const entry: Remembered = { fingerprint, bounds: new RecentMap(REMEMBERED_PAGES) };
   lists.set(key, entry);
-  if (lists.size > REMEMBERED_LISTS) {
-    const oldest = lists.keys().next();
-    if (oldest.done !== true) lists.delete(oldest.value);
-  }
   return entry;
-}
-
-function rememberBound(entry: Remembered, page: number, bound: Bound): void {
-  entry.bounds.delete(page);
-  entry.bounds.set(page, bound);
-  if (entry.bounds.size > REMEMBERED_PAGES) {
-    const oldest = entry.bounds.keys().next();
-    if (oldest.done !== true) entry.bounds.delete(oldest.value);
-  }
 }
 
 // --- Pages ---
@@ -428,7 +437,10 @@ export async function listDocuments(
   // A search walks the person's rows while that reads fewer than WALK_LIMIT of them, judging by how
   // densely the search's matches lie among them.
   const categoryTotal = Math.max(state.total, 1);
-  const walkReads = Math.min(categoryTotal, Math.ceil(((skipped + PAGE_SIZE) * categoryTotal) / Math.max(total, 1)));
+  const walkReads = Math.min(
+    categoryTotal,
+    Math.ceil(((skipped + PAGE_SIZE) * categoryTotal) / Math.max(total, 1)),
+  );
   const plan: Plan = walkReads <= WALK_LIMIT ? 'walk' : 'index';
   const request: PageRequest = backwards
     ? { after: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards, plan }
@@ -443,9 +455,9 @@ export async function listDocuments(
   const hasPrevious = backwards ? withPrevious === 1 && read.length > pageSize : request.limit > pageSize;
   const previous = hasPrevious ? read[0] : undefined;
   const rows = hasPrevious ? read.slice(1) : read;
-  if (previous !== undefined) rememberBound(entry, query.page, { value: previous.sort_value, id: previous.id });
+  if (previous !== undefined) entry.bounds.set(query.page, { value: previous.sort_value, id: previous.id });
   const last = rows[rows.length - 1];
   if (last !== undefined && rows.length === PAGE_SIZE)
-    rememberBound(entry, query.page + 1, { value: last.sort_value, id: last.id });
+    entry.bounds.set(query.page + 1, { value: last.sort_value, id: last.id });
   return { rows: rows.map(({ sort_value: _sortValue, ...row }) => row), total, totalPages };
 }
