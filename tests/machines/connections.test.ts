@@ -14,7 +14,7 @@ import {
   type SearchInput,
 } from '../../machines/connections.machine';
 import type { ModalName } from '../../machines/modal.machine';
-import { sampleConnection, samplePerson, sampleRequest } from '../../machines/samples';
+import { sampleConnection, samplePerson, sampleRequest } from '../samples';
 import { controlledPromise, flush } from './support';
 
 const ADA = sampleConnection('c-ada', { fullName: 'Ada Lovelace', emailAddress: 'ada@paraph.test' });

@@ -7,7 +7,7 @@ import {
   type OneDocumentInput,
   type RefuseInput,
 } from '../../machines/document-actions.machine';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import { controlledPromise, flush } from './support';
 
 const PLAIN = sampleDocument('d1');

@@ -1,7 +1,7 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { documentDetailsMachine, type SignFlowParticipants } from '../../machines/document-details.machine';
-import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../../machines/samples';
+import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { controlledPromise, flush } from './support';
 

@@ -1,7 +1,7 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import { controlledPromise, flush } from './support';
 

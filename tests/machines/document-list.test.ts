@@ -6,7 +6,7 @@ import {
   type DocumentListInput,
 } from '../../machines/document-list.machine';
 import { DEFAULT_ADDRESS, listAddressQuery, parseListAddress } from '../../machines/list-address';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import { controlledPromise, flush } from './support';
 

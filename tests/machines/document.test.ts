@@ -1,7 +1,7 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
 import { documentMachine } from '../../machines/document.machine';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { controlledPromise, flush } from './support';
 

@@ -40,11 +40,11 @@ import {
   sampleSignGroup,
   sampleSignFlowFormData,
   SAMPLE_EXISTING_FLOW,
-} from '../../machines/samples';
+} from '../samples';
 import type { SessionEvent, SessionInput } from '../../machines/session.machine';
 import type { SignConfirmationEvent, SignConfirmationInput } from '../../machines/sign-confirmation.machine';
 import type { SigningEvent, SigningInput } from '../../machines/signing.machine';
-import { sampleFlowSigning, sampleOwnSigning } from '../../machines/signing-samples';
+import { sampleFlowSigning, sampleOwnSigning } from '../samples/signing';
 import type { UploadEvent } from '../../machines/upload.machine';
 import type { LanguageEvent, LanguageInput } from '../../machines/language.machine';
 import type { WelcomeEvent } from '../../machines/welcome.machine';
@@ -55,7 +55,7 @@ import type {
 } from '../../machines/audit-trail-download.machine';
 import type { ErrorReportEvent, ErrorReportInput } from '../../machines/error-report.machine';
 import type { VerificationEvent } from '../../machines/verification.machine';
-import { sampleVerificationReport } from '../../machines/verification-samples';
+import { sampleVerificationReport } from '../samples/verification';
 import { MACHINES, type MachineName } from '../../machines/index';
 import type { RegisteredMachine } from '../../scripts/lib/transition-paths';
 

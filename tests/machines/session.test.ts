@@ -1,6 +1,6 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { SAMPLE_PROFILE } from '../../machines/samples';
+import { SAMPLE_PROFILE } from '../samples';
 import { safeReturnUrl, sessionMachine } from '../../machines/session.machine';
 import type { Profile, TokenGrant } from '../../machines/types';
 import { controlledPromise, flush } from './support';

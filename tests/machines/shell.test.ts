@@ -5,7 +5,7 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { ACTION_SETTLE_MS, documentActionsMachine } from '../../machines/document-actions.machine';
 import { languageMachine, type LanguageCatalog, type LanguageLocale } from '../../machines/language.machine';
 import { modalMachine } from '../../machines/modal.machine';
-import { SAMPLE_PROFILE, sampleDocument } from '../../machines/samples';
+import { SAMPLE_PROFILE, sampleDocument } from '../samples';
 import { sessionMachine } from '../../machines/session.machine';
 import { createShellMachine, type ShellEmitted } from '../../machines/shell.machine';
 import type { Profile } from '../../machines/types';

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { SAMPLE_EXISTING_FLOW, sampleDocument, sampleSignFlowFormData } from '../../machines/samples';
+import { SAMPLE_EXISTING_FLOW, sampleDocument, sampleSignFlowFormData } from '../samples';
 import {
   fieldsOf,
   initialModeOf,

@@ -10,7 +10,7 @@ import {
   type SignGroupIdInput,
 } from '../../machines/sign-groups.machine';
 import type { ModalName } from '../../machines/modal.machine';
-import { samplePerson, sampleSignGroup } from '../../machines/samples';
+import { samplePerson, sampleSignGroup } from '../samples';
 import { controlledPromise, flush } from './support';
 
 const BOB = samplePerson('p-bob', { fullName: 'Bob Builder', emailAddress: 'bob@paraph.test' });

@@ -6,7 +6,7 @@ import {
   findOverlaps,
   placementsOverlap,
 } from '../../machines/placement-overlap';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import type { DraftSignatory, Placement } from '../../machines/sign-flow-draft';
 import {
   addableSignatories,

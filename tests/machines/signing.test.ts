@@ -1,6 +1,6 @@
 import { createActor, fromCallback, fromPromise, SimulatedClock, type EventObject } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import {
   POLL_INTERVAL_MS,
   signConfirmationMachine,
@@ -19,7 +19,7 @@ import {
   type SignScreenData,
   type DocumentVersionState,
 } from '../../machines/signing-rules';
-import { sampleFlowSigning, sampleOwnSigning } from '../../machines/signing-samples';
+import { sampleFlowSigning, sampleOwnSigning } from '../samples/signing';
 import { controlledPromise, flush } from './support';
 
 const VERSION_STATE_OF: Record<ConfirmationOutcome, DocumentVersionState> = {

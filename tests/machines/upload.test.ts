@@ -1,6 +1,6 @@
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { SAMPLE_TICKET, SAMPLE_TICKET_TINY_LIMIT, sampleFile } from '../../machines/samples';
+import { SAMPLE_TICKET, SAMPLE_TICKET_TINY_LIMIT, sampleFile } from '../samples';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { nextProgress, uploadMachine, type StorageEvent } from '../../machines/upload.machine';
 import { controlledPromise, flush } from './support';

@@ -1,9 +1,9 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { sampleFile } from '../../machines/samples';
+import { sampleFile } from '../samples';
 import type { SelectedFile } from '../../machines/types';
 import { verificationMachine, type VerificationReport } from '../../machines/verification.machine';
-import { sampleVerificationReport } from '../../machines/verification-samples';
+import { sampleVerificationReport } from '../samples/verification';
 import { controlledPromise, flush } from './support';
 
 const PDF = sampleFile('contract.pdf', 'application/pdf');

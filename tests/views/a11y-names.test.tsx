@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { SAMPLE_PROFILE, sampleDocument, samplePage } from '../../machines/samples';
+import { SAMPLE_PROFILE, sampleDocument, samplePage } from '../samples';
 import type { DocumentPage, FetchPageInput, Profile } from '../../machines/types';
 import { DocumentList } from '../../src/views/documents/document-list';
 import { Sidebar } from '../../src/views/shell/sidebar';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { auditTrailDownloadMachine } from '../../machines/audit-trail-download.machine';
 import { documentDetailsMachine } from '../../machines/document-details.machine';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
 import { saveFile } from '../../src/services/audit-trail';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import type { PersonProfile } from '../../machines/connections.machine';
 import { modalMachine } from '../../machines/modal.machine';
-import { samplePerson, sampleSignGroup } from '../../machines/samples';
+import { samplePerson, sampleSignGroup } from '../samples';
 import type { SaveSignGroupInput, SignGroup, SignGroupIdInput } from '../../machines/sign-groups.machine';
 import { composeSignGroups } from '../../src/app/compose-connections';
 import { SignGroupsPage } from '../../src/views/connections/sign-groups-page';

@@ -11,7 +11,7 @@ import type {
   SearchInput,
 } from '../../machines/connections.machine';
 import { modalMachine } from '../../machines/modal.machine';
-import { sampleConnection, samplePerson, sampleRequest } from '../../machines/samples';
+import { sampleConnection, samplePerson, sampleRequest } from '../samples';
 import { composeConnections } from '../../src/app/compose-connections';
 import { ConnectionsPage } from '../../src/views/connections/connections-page';
 import { deferred } from '../machines/support';

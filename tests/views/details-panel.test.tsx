@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { documentDetailsMachine, type SignFlowParticipants } from '../../machines/document-details.machine';
-import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../../machines/samples';
+import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
 import { DetailsPanel } from '../../src/views/documents/details-panel';

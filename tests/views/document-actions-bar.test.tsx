@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { documentDetailsMachine, type SignFlowParticipants } from '../../machines/document-details.machine';
 import { documentMachine } from '../../machines/document.machine';
-import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../../machines/samples';
+import { SAMPLE_SIGN_FLOW_PARTICIPANTS, sampleDocument } from '../samples';
 import { shellMachine } from '../../machines/shell.machine';
 import type { DocumentResource } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';

@@ -9,7 +9,7 @@ import {
   type RefuseInput,
 } from '../../machines/document-actions.machine';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { ActionModals } from '../../src/views/documents/action-modals';
 import { BulkActions } from '../../src/views/documents/bulk-actions';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import { DOCUMENT_CATEGORIES, type DocumentPage, type FetchPageInput } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
 import { DocumentList } from '../../src/views/documents/document-list';

@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { documentMachine } from '../../machines/document.machine';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { DocumentViewer } from '../../src/views/document/document-viewer';
 import { renderView } from './render';

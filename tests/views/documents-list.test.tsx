@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import { ApiError } from '../../src/api/errors';
 import { DocumentList, type DocumentListProps } from '../../src/views/documents/document-list';

@@ -12,7 +12,7 @@ import {
   type SearchInput,
 } from '../../machines/connections.machine';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleConnection, sampleDocument, samplePage, sampleRequest } from '../../machines/samples';
+import { sampleConnection, sampleDocument, samplePage, sampleRequest } from '../samples';
 import { signGroupsMachine, type SignGroup } from '../../machines/sign-groups.machine';
 import { shellMachine, type ShellActorRef } from '../../machines/shell.machine';
 import type {

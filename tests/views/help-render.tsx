@@ -6,7 +6,7 @@ import { render, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { SAMPLE_PROFILE } from '../../machines/samples';
+import { SAMPLE_PROFILE } from '../samples';
 import { BaseProviders } from '../../src/app/providers';
 import { SessionContext } from '../../src/app/session';
 import type { Locale } from '../../src/i18n/locale';

@@ -34,7 +34,7 @@ const { ErrorBoundary } = await import('../../src/app/error-boundary');
 const { composeInviteAccept } = await import('../../src/app/compose-invite');
 const { InvitePage } = await import('../../src/views/signflow/invite-page');
 const { ListNotice } = await import('../../src/views/documents/list-notice');
-const { sampleDocument } = await import('../../machines/samples');
+const { sampleDocument } = await import('../samples');
 
 const INVITE_ID = '5b1f0c1e-7a4e-4c1b-9d0e-2f3a4b5c6d7e';
 

@@ -2,7 +2,7 @@
 // token after sign-in, the sign request's location; never to another window, never logged.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { SAMPLE_PROFILE } from '../../machines/samples';
+import { SAMPLE_PROFILE } from '../samples';
 import {
   postAccessToken,
   postSigningLocation,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
 import { documentListMachine } from '../../machines/document-list.machine';
-import { sampleDocument, samplePage } from '../../machines/samples';
+import { sampleDocument, samplePage } from '../samples';
 import type { DocumentPage, FetchPageInput } from '../../machines/types';
 import en from '../../src/i18n/en.json';
 import { DocumentList } from '../../src/views/documents/document-list';

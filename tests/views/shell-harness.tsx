@@ -9,7 +9,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { documentActionsMachine } from '../../machines/document-actions.machine';
 import { languageMachine, type LanguageCatalog, type LanguageInput } from '../../machines/language.machine';
 import { modalMachine } from '../../machines/modal.machine';
-import { SAMPLE_PROFILE } from '../../machines/samples';
+import { SAMPLE_PROFILE } from '../samples';
 import { sessionMachine } from '../../machines/session.machine';
 import { createShellMachine, type ShellParts } from '../../machines/shell.machine';
 import type { Profile, TokenGrant } from '../../machines/types';

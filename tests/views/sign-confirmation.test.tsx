@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleFlowSigning } from '../../machines/signing-samples';
+import { sampleFlowSigning } from '../samples/signing';
 import type { DocumentVersionState } from '../../machines/signing-rules';
 import { flush } from '../machines/support';
 import { findOpenDialog, waitForDialogsClosed } from './render';

@@ -2,7 +2,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { SAMPLE_EXISTING_FLOW, sampleDocument, sampleSignFlowFormData } from '../../machines/samples';
+import { SAMPLE_EXISTING_FLOW, sampleDocument, sampleSignFlowFormData } from '../samples';
 import {
   signFlowFormMachine,
   type FormMode,

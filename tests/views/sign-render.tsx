@@ -12,7 +12,7 @@ import type {
   SignDocumentInput,
   SignScreenData,
 } from '../../machines/signing-rules';
-import { sampleOwnSigning } from '../../machines/signing-samples';
+import { sampleOwnSigning } from '../samples/signing';
 import { SignScreen, type SignPage } from '../../src/views/sign/sign-screen';
 import { controlledPromise } from '../machines/support';
 import { renderView } from './render';

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { sampleDocument } from '../../machines/samples';
-import { sampleFlowSigning, sampleOwnSigning } from '../../machines/signing-samples';
+import { sampleDocument } from '../samples';
+import { sampleFlowSigning, sampleOwnSigning } from '../samples/signing';
 import { SignRefusal } from '../../src/services/signing';
 import { ApiError } from '../../src/api/errors';
 import { renderSignScreen } from './sign-render';

@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { sampleDocument } from '../../machines/samples';
+import { sampleDocument } from '../samples';
 import type { DraftSignatory, Placement } from '../../machines/sign-flow-draft';
 import type { DocumentResource } from '../../machines/types';
 import type { PlacementStageProps } from '../../src/canvas/placement-stage';

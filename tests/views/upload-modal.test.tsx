@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createIntl } from 'react-intl';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromCallback, fromPromise } from 'xstate';
-import { SAMPLE_TICKET } from '../../machines/samples';
+import { SAMPLE_TICKET } from '../samples';
 import type { CreateDocumentInput, SendToStorageInput, UploadTicket } from '../../machines/types';
 import { uploadMachine, type StorageEvent } from '../../machines/upload.machine';
 import type { ModalActorRef } from '../../src/app/modal-context';

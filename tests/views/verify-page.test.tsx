@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { SelectedFile } from '../../machines/types';
 import { verificationMachine, type VerificationReport } from '../../machines/verification.machine';
-import { sampleVerificationReport, sampleVerificationSignature } from '../../machines/verification-samples';
+import { sampleVerificationReport, sampleVerificationSignature } from '../samples/verification';
 import { VerifyPage } from '../../src/views/verify/verify-page';
 import { renderView } from './render';
 

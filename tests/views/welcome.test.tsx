@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LanguageInput, LanguageLocale } from '../../machines/language.machine';
 import type { ModalName } from '../../machines/modal.machine';
-import { SAMPLE_PROFILE } from '../../machines/samples';
+import { SAMPLE_PROFILE } from '../samples';
 import type { Profile } from '../../machines/types';
 import { languageLogic, welcomeLogic } from '../../src/app/compose-preferences';
 import { useModalActor } from '../../src/app/modal-context';

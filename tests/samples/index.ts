@@ -1,14 +1,14 @@
-// Representative data for the registry's events (machines/index.ts): what the gate, the QA path exporter
+// Representative data for the registry's events (tests/machines/events.ts): what the gate, the QA path exporter
 // and view tests feed the machines. Plain values shaped like the API's answers; no behaviour.
 import type {
   ConnectedProfile,
   Connection,
   ConnectionRequestItem,
   PersonProfile,
-} from './connections.machine';
-import type { SignFlowParticipants } from './document-details.machine';
-import type { SignGroup } from './sign-groups.machine';
-import type { ExistingFlow, SignFlowFormData } from './sign-flow-form.machine';
+} from '../../machines/connections.machine';
+import type { SignFlowParticipants } from '../../machines/document-details.machine';
+import type { SignGroup } from '../../machines/sign-groups.machine';
+import type { ExistingFlow, SignFlowFormData } from '../../machines/sign-flow-form.machine';
 import type {
   DocumentAttributes,
   DocumentPage,
@@ -16,7 +16,7 @@ import type {
   Profile,
   SelectedFile,
   UploadTicket,
-} from './types';
+} from '../../machines/types';
 
 export const SAMPLE_PROFILE: Profile = {
   id: 'profile-ada',

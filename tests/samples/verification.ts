@@ -1,6 +1,6 @@
 // Representative verification reports, shaped like POST /verifications answers: what the registry's
 // events, the view tests and the QA paths feed the verification machine. Plain values, no behaviour.
-import type { VerificationReport, VerificationSignature } from './verification.machine';
+import type { VerificationReport, VerificationSignature } from '../../machines/verification.machine';
 
 export function sampleVerificationSignature(
   overrides: Partial<VerificationSignature> = {},

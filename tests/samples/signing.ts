@@ -1,7 +1,7 @@
-// Representative data for the sign screen's machines (machines/index.ts) and their view tests: plain
+// Representative data for the sign screen's machines (tests/machines/events.ts) and their view tests: plain
 // values shaped like the API's answers; no behaviour.
-import { sampleDocument } from './samples';
-import type { SignScreenData, SmartCard } from './signing-rules';
+import { sampleDocument } from '.';
+import type { SignScreenData, SmartCard } from '../../machines/signing-rules';
 
 export const SAMPLE_SMART_CARDS: SmartCard[] = [
   { id: 'card-1', smartCardType: 'personal_level2', description: 'Ada Lovelace · personal ID card' },
