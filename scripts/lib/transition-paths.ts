@@ -7,6 +7,8 @@
 // that takes it (a transition that loops back to a visited state too); a greedy cover then keeps few paths
 // that take them all. xstate/graph's getShortestPaths gives one path per state, so it needed the whole
 // context and the way in as its key (STACK.md): the state space grew with every field an event can set.
+// The traversal also notes, for every guarded transition, the nearest state where an event finds its guard
+// false, and adds a path there for each one the covering paths never find false.
 import {
   createEmptyActor,
   type AnyActorScope,
@@ -32,10 +34,18 @@ export type TransitionInfo = {
   targets: string[];
   /** The state node that defines it (an ancestor of `state`, or `state` itself). */
   definedOn: string;
+  /** The transition as its state node defines it, whichever atomic state takes it: its key from there. */
+  definition: string;
 };
 
-export type PathStep = { event: EventObject; state: AnyMachineSnapshot; transitions: string[] };
-export type TransitionPath = { input: unknown; steps: PathStep[]; covers: string[] };
+/** `refutes`: the guarded transitions this step's event reaches and passes by, its guard being false. */
+export type PathStep = {
+  event: EventObject;
+  state: AnyMachineSnapshot;
+  transitions: string[];
+  refutes: string[];
+};
+export type TransitionPath = { input: unknown; steps: PathStep[]; covers: string[]; refutes: string[] };
 
 type TransitionDefinition = ReturnType<AnyStateMachine['getTransitionData']>[number];
 
@@ -123,19 +133,22 @@ export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
             guard: describeGuard(definition.guard),
             targets: definition.target?.map((target: AnyStateNode) => statePath(target)) ?? [],
             definedOn: statePath(node),
+            definition: transitionKey(node, definition),
           });
         }
       }
       for (const definition of node.always ?? []) {
         // Eventless transitions are taken inside a step, so no event list can name them: listed so that
         // the gate fails loudly if a machine starts using them.
+        const targets = definition.target?.map(statePath).join(', ') ?? '(stays)';
         transitions.push({
-          key: `${statePath(leaf)}: (always) -> ${definition.target?.map(statePath).join(', ') ?? '(stays)'}`,
+          key: `${statePath(leaf)}: (always) -> ${targets}`,
           state: statePath(leaf),
           event: '(always)',
           guard: describeGuard(definition.guard),
           targets: definition.target?.map(statePath) ?? [],
           definedOn: statePath(node),
+          definition: `${statePath(node)}: (always) -> ${targets}`,
         });
       }
     }
@@ -148,15 +161,100 @@ export function takenTransitions(snapshot: AnyMachineSnapshot, event: EventObjec
   return keysOf(snapshot, snapshot.machine.getTransitionData(snapshot, event));
 }
 
-function keysOf(snapshot: AnyMachineSnapshot, definitions: readonly TransitionDefinition[]): string[] {
-  const leaves = (snapshot._nodes as AnyStateNode[]).filter(
+/** The atomic (or final) states a snapshot is in. */
+export function leavesOf(snapshot: AnyMachineSnapshot): AnyStateNode[] {
+  return (snapshot._nodes as AnyStateNode[]).filter(
     (node) => node.type === 'atomic' || node.type === 'final',
   );
-  return definitions.map((definition) => {
-    const leaf =
-      leaves.find((candidate) => ancestry(candidate).includes(definition.source)) ?? definition.source;
-    return transitionKey(leaf, definition);
-  });
+}
+
+/** The atomic states a machine starts in, before any event its entry actions raise. */
+export function initialLeaves(node: AnyStateNode): AnyStateNode[] {
+  if (node.type === 'parallel') return (Object.values(node.states) as AnyStateNode[]).flatMap(initialLeaves);
+  if (node.type === 'compound') return node.initial.target.flatMap(initialLeaves);
+  return [node];
+}
+
+/** `definitions` (transitions taken together) as keys of listTransitions, from the states in `leaves`. */
+export function transitionKeysFrom(
+  leaves: readonly AnyStateNode[],
+  definitions: readonly TransitionDefinition[],
+): string[] {
+  // An alternative that does nothing (a guard that only stops the later ones) is not a transition here.
+  return definitions
+    .filter((definition) => !isInert(definition))
+    .map((definition) => {
+      const leaf =
+        leaves.find((candidate) => ancestry(candidate).includes(definition.source)) ?? definition.source;
+      return transitionKey(leaf, definition);
+    });
+}
+
+function keysOf(snapshot: AnyMachineSnapshot, definitions: readonly TransitionDefinition[]): string[] {
+  return transitionKeysFrom(leavesOf(snapshot), definitions);
+}
+
+type GuardedTransition = { key: string; leaf: AnyStateNode; definition: TransitionDefinition };
+
+const guardedIndexes = new WeakMap<AnyStateMachine, Map<string, GuardedTransition[]>>();
+
+/** The machine's guarded transitions by event type (one per atomic state that can take it, as keys are). */
+function guardedIndex(machine: AnyStateMachine): Map<string, GuardedTransition[]> {
+  const known = guardedIndexes.get(machine);
+  if (known) return known;
+  const index = new Map<string, GuardedTransition[]>();
+  for (const leaf of atomicNodes(machine.root)) {
+    for (const node of ancestry(leaf)) {
+      for (const [event, definitions] of node.transitions as Map<string, TransitionDefinition[]>) {
+        for (const definition of definitions) {
+          if (isInert(definition) || !definition.guard) continue;
+          const list = index.get(event) ?? [];
+          list.push({ key: transitionKey(leaf, definition), leaf, definition });
+          index.set(event, list);
+        }
+      }
+    }
+  }
+  guardedIndexes.set(machine, index);
+  return index;
+}
+
+/**
+ * The guarded transitions whose guard `event` finds false in the states `leaves`: xstate looked at them
+ * (no nearer state and no earlier alternative took the event) and went on to the next candidate, an
+ * ancestor's transition or nothing. `chosen` is what getTransitionData answered.
+ */
+function refutedAmong(
+  machine: AnyStateMachine,
+  leaves: readonly AnyStateNode[],
+  event: EventObject,
+  chosen: readonly TransitionDefinition[],
+): string[] {
+  const refuted: string[] = [];
+  for (const guarded of guardedIndex(machine).get(event.type) ?? []) {
+    if (!leaves.includes(guarded.leaf)) continue;
+    const path = ancestry(guarded.leaf);
+    const own = path.indexOf(guarded.definition.source);
+    const taken = chosen.find((definition) => path.includes(definition.source));
+    if (taken === guarded.definition) continue;
+    if (taken) {
+      const depth = path.indexOf(taken.source);
+      if (depth < own) continue;
+      const alternatives = guarded.definition.source.transitions.get(guarded.definition.eventType) ?? [];
+      if (depth === own && alternatives.indexOf(taken) < alternatives.indexOf(guarded.definition)) continue;
+    } else if (chosen.length > 0 && path.slice(1, own + 1).some((node) => node.type === 'parallel')) {
+      // Another region took the event, so xstate never looked above the parallel state for this one.
+      continue;
+    }
+    refuted.push(guarded.key);
+  }
+  return refuted;
+}
+
+/** The guarded transitions whose guard is false when `event` is sent in `snapshot` (see refutedAmong). */
+export function refutedTransitions(snapshot: AnyMachineSnapshot, event: EventObject): string[] {
+  const machine = snapshot.machine;
+  return refutedAmong(machine, leavesOf(snapshot), event, machine.getTransitionData(snapshot, event));
 }
 
 /** Nodes (state value and keyed context) explored per input before giving up. */
@@ -284,6 +382,8 @@ type Exploration = {
   fields: readonly string[];
   known: Map<string, Node>;
   edges: Edge[];
+  /** For each guarded transition, the first (so nearest) node where an event finds its guard false. */
+  refutations: Map<string, { node: Node; event: EventObject }>;
 };
 
 /**
@@ -313,6 +413,7 @@ function explore(
   const known = new Map<string, Node>([[root.key, root]]);
   const queue = [root];
   const edges: Edge[] = [];
+  const refutations: Exploration['refutations'] = new Map();
   const isKeyed = (field: string) => fields.includes(field);
   for (let next = 0; next < queue.length; next++) {
     if (queue.length > TRAVERSAL_LIMIT) {
@@ -325,8 +426,12 @@ function explore(
     const node = queue[next]!;
     if (node.snapshot.status !== 'active') continue;
     const probe = { ...node.snapshot, context: reads.watch(node.snapshot.context) } as AnyMachineSnapshot;
+    const leaves = leavesOf(node.snapshot);
     for (const event of entry.events) {
       const definitions = machine.getTransitionData(probe, event);
+      for (const key of refutedAmong(machine, leaves, event, definitions)) {
+        if (!refutations.has(key)) refutations.set(key, { node, event });
+      }
       // snapshot.can(event): an event whose only transitions do nothing is not offered.
       if (!definitions.some((definition) => definition.target !== undefined || definition.actions.length > 0))
         continue;
@@ -349,21 +454,39 @@ function explore(
     }
     if (![...reads.fields].every(isKeyed)) return null;
   }
-  return { input, machine, fields, known, edges };
+  return { input, machine, fields, known, edges, refutations };
 }
 
-/** The steps from the initial state through `edge`, each with the snapshot it really leads to. */
-function stepsTo(edge: Edge): PathStep[] {
+/**
+ * The steps from the initial state through `last` (the edge into `node`, or none at the start), each with
+ * the snapshot it really leads to.
+ */
+function stepsTo(last: Edge | null, node: Node): PathStep[] {
   const chain: Edge[] = [];
-  for (let current: Edge | null = edge; current; current = current.from.via) chain.unshift(current);
-  const root = chain[0]!.from;
+  for (let current = last; current; current = current.from.via) chain.unshift(current);
+  const root = chain[0]?.from ?? node;
   return [
-    { event: { type: 'xstate.init' }, state: root.snapshot, transitions: [] },
+    { event: { type: 'xstate.init' }, state: root.snapshot, transitions: [], refutes: [] },
     ...chain.map((link) => ({
       event: link.event,
       state: link.to.via === link ? link.to.snapshot : nextSnapshot(link.from.snapshot, link.event),
       transitions: link.taken,
+      refutes: refutedTransitions(link.from.snapshot, link.event),
     })),
+  ];
+}
+
+/** `steps` and then `event`, sent in the last step's state (it may take nothing). */
+function stepOn(steps: PathStep[], event: EventObject): PathStep[] {
+  const state = steps.at(-1)!.state;
+  return [
+    ...steps,
+    {
+      event,
+      state: nextSnapshot(state, event),
+      transitions: takenTransitions(state, event),
+      refutes: refutedTransitions(state, event),
+    },
   ];
 }
 
@@ -408,10 +531,12 @@ function extend(exploration: Exploration, steps: PathStep[], uncovered: Bits): v
     if (!route) return;
     let snapshot = current;
     for (const edge of route) {
-      const taken = keysOf(snapshot, machine.getTransitionData(snapshot, edge.event));
+      const chosen = machine.getTransitionData(snapshot, edge.event);
+      const taken = keysOf(snapshot, chosen);
       const after = machine.transition(snapshot, edge.event, scope);
       if (taken.join('\n') !== edge.taken.join('\n') || traversalKey(after, fields) !== edge.to.key) return;
-      steps.push({ event: edge.event, state: after, transitions: taken });
+      const refutes = refutedAmong(machine, leavesOf(snapshot), edge.event, chosen);
+      steps.push({ event: edge.event, state: after, transitions: taken, refutes });
       edge.own.forEach((word, index) => (uncovered[index]! &= ~word));
       snapshot = after;
     }
@@ -422,6 +547,13 @@ export type TransitionPaths = {
   transitions: TransitionInfo[];
   paths: TransitionPath[];
   unreached: string[];
+  /** Paths that end where guards the covering paths never find false are false, and send their event. */
+  guardPaths: TransitionPath[];
+  /**
+   * Guarded transitions (as defined: TransitionInfo's `definition`) whose guard no registered event finds
+   * false in a state the traversal reached.
+   */
+  unrefuted: string[];
   /** The context fields the traversal was keyed on with the state value: those its guards read. */
   contextKey: string[];
   /** Distinct (state value, keyed context) nodes explored, over all inputs. */
@@ -478,19 +610,83 @@ export function transitionPaths(entry: RegisteredMachine): TransitionPaths {
     }
     if (!best) break;
     best.edge.covers.forEach((word, index) => (uncovered[index]! &= ~word));
-    const steps = stepsTo(best.edge);
+    const steps = stepsTo(best.edge, best.edge.to);
     extend(best.exploration, steps, uncovered);
-    const covers = [...new Set(steps.flatMap((step) => step.transitions))].filter((key) => indexOf.has(key));
-    chosen.push({ input: best.exploration.input, steps, covers });
+    chosen.push(pathOf(best.exploration.input, steps, indexOf));
   }
+  // A path chosen early may be made redundant by later, longer ones.
+  const paths = removeRedundant(chosen);
+  const guarded = transitions.filter((transition) => transition.guard !== null);
+  const guardPaths = refutingPaths(explorations, guarded, paths, indexOf);
+  const refuted = refutedDefinitions(transitions, [...paths, ...guardPaths]);
   return {
     transitions,
-    // A path chosen early may be made redundant by later, longer ones.
-    paths: removeRedundant(chosen),
+    paths,
     unreached: transitions.map((transition) => transition.key).filter((key) => !reached.has(key)),
+    guardPaths,
+    unrefuted: [...new Set(guarded.map(({ definition }) => definition))].filter((name) => !refuted.has(name)),
     contextKey: fields,
     explored: explorations.reduce((sum, exploration) => sum + exploration.known.size, 0),
   };
+}
+
+function pathOf(input: unknown, steps: PathStep[], indexOf: Map<string, number>): TransitionPath {
+  const covers = [...new Set(steps.flatMap((step) => step.transitions))].filter((key) => indexOf.has(key));
+  return { input, steps, covers, refutes: [...new Set(steps.flatMap((step) => step.refutes))] };
+}
+
+/** The guarded transitions (as defined: TransitionInfo's `definition`) that `paths` find false somewhere. */
+export function refutedDefinitions(
+  transitions: readonly TransitionInfo[],
+  paths: readonly Pick<TransitionPath, 'refutes'>[],
+): Set<string> {
+  const definitionOf = new Map(transitions.map((transition) => [transition.key, transition.definition]));
+  return new Set(paths.flatMap((path) => path.refutes.flatMap((key) => definitionOf.get(key) ?? [])));
+}
+
+/**
+ * Paths to the nearest state where each guarded transition's guard is false (from any atomic state that
+ * can take it), for those the covering paths never find false: the event is sent there and the machine
+ * must pass the transition by. Guards found false in one state share a path while their events leave
+ * that state as it was.
+ */
+function refutingPaths(
+  explorations: readonly Exploration[],
+  guarded: readonly TransitionInfo[],
+  covering: readonly TransitionPath[],
+  indexOf: Map<string, number>,
+): TransitionPath[] {
+  type Site = { exploration: Exploration; node: Node; event: EventObject };
+  const sites = new Map<string, Site>();
+  const definitionOf = new Map(guarded.map((transition) => [transition.key, transition.definition]));
+  for (const exploration of explorations) {
+    for (const [key, site] of exploration.refutations) {
+      const definition = definitionOf.get(key);
+      const known = definition === undefined ? undefined : sites.get(definition);
+      if (definition !== undefined && (!known || site.node.depth < known.node.depth)) {
+        sites.set(definition, { exploration, ...site });
+      }
+    }
+  }
+  const definitions = [...new Set(guarded.map((transition) => transition.definition))];
+  const refuted = refutedDefinitions(guarded, covering);
+  const paths: TransitionPath[] = [];
+  for (const definition of definitions) {
+    const site = sites.get(definition);
+    if (refuted.has(definition) || !site) continue;
+    let steps = stepOn(stepsTo(site.node.via, site.node), site.event);
+    for (const other of definitions) {
+      const there = sites.get(other);
+      const isStill = traversalKey(steps.at(-1)!.state, site.exploration.fields) === site.node.key;
+      if (there?.node !== site.node || !isStill || refuted.has(other)) continue;
+      if (refutedDefinitions(guarded, [pathOf(site.exploration.input, steps, indexOf)]).has(other)) continue;
+      steps = stepOn(steps, there.event);
+    }
+    const path = pathOf(site.exploration.input, steps, indexOf);
+    refutedDefinitions(guarded, [path]).forEach((name) => refuted.add(name));
+    paths.push(path);
+  }
+  return paths;
 }
 
 function removeRedundant(paths: TransitionPath[]): TransitionPath[] {

@@ -11,9 +11,10 @@ import type {
   ParticipantSearchInput,
 } from '../../machines/participant-search.machine';
 import type { SignFlowFormEvent, SignFlowFormInput } from '../../machines/sign-flow-form.machine';
-import type {
-  SignaturePlacementEvent,
-  SignaturePlacementInput,
+import {
+  PAGE_MIDDLE,
+  type SignaturePlacementEvent,
+  type SignaturePlacementInput,
 } from '../../machines/signature-placement.machine';
 import { DEFAULT_PAGE_RATIO } from '../../machines/placement-overlap';
 import type { ActionRequest, DocumentActionsEvent } from '../../machines/document-actions.machine';
@@ -235,10 +236,11 @@ const OUTBOUND = sampleRequest('r-out', {
   direction: 'outbound',
   profile: samplePerson('profile-erin', { fullName: 'Erin Hale', emailAddress: 'erin@paraph.test' }),
 });
+// Grace was invited already: with this list loaded, her address is not offered an invitation again.
 const INVITATION = sampleRequest('r-invite', {
   direction: 'outbound',
   profile: null,
-  invitationEmailAddress: 'frank@elsewhere.test',
+  invitationEmailAddress: 'grace@paraph.test',
 });
 
 export const CONNECTIONS_EVENTS = [
@@ -375,6 +377,8 @@ export const SIGNATURE_PLACEMENT_EVENTS = [
   // An A4 page: its measure leaves the context as it was (other shapes are tested in
   // tests/machines/signature-placement), so the traversal does not double.
   { type: 'page.measured', pageNumber: 1, ratio: DEFAULT_PAGE_RATIO },
+  // An image that failed to draw measures nothing.
+  { type: 'page.measured', pageNumber: 1, ratio: 0 },
   { type: 'page.next' },
   { type: 'page.previous' },
   { type: 'page.go', pageNumber: 2 },
@@ -413,12 +417,20 @@ export const SIGNATURE_PLACEMENT_INPUTS = [
       { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace', hasSigned: false },
       { emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw', hasSigned: true },
     ],
+    // Carol's box is in the middle of page 2, where a click or the keyboard puts ada's: the editor then
+    // refuses to save the overlapping boxes.
     placements: [
       { emailAddress: 'ada@paraph.test', pageNumber: 1, left: 0.1, top: 0.2 },
-      { emailAddress: 'carol@paraph.test', pageNumber: 2, left: 0.5, top: 0.8 },
+      { emailAddress: 'carol@paraph.test', pageNumber: 2, ...PAGE_MIDDLE },
     ],
   },
   { documentId: 'd1', signatories: [], placements: [] },
+  // Every signatory left has signed: there is no box to add or place.
+  {
+    documentId: 'd1',
+    signatories: [{ emailAddress: 'carol@paraph.test', fullName: 'Carol Shaw', hasSigned: true }],
+    placements: [{ emailAddress: 'carol@paraph.test', pageNumber: 2, left: 0.5, top: 0.8 }],
+  },
 ] as const satisfies readonly SignaturePlacementInput[];
 // One unsigned signatory keeps the context small (each of ada's positions multiplies the states); the
 // rules with several (reassigning, one box per signatory) are tested in tests/machines/signature-placement.
@@ -442,6 +454,12 @@ export const DOCUMENT_LIFECYCLE_EVENTS = [
   {
     type: 'flow.start',
     flow: { type: 'standard', minimumRequiredSigns: 1 },
+    participants: [...SIGNATORY_MEMBERS],
+  },
+  // More signatures required than there are signatories: refused.
+  {
+    type: 'flow.start',
+    flow: { type: 'standard', minimumRequiredSigns: 3 },
     participants: [...SIGNATORY_MEMBERS],
   },
   { type: 'flow.edit', flow: ORDERED_FLOW, participants: [...REVIEWED_MEMBERS] },
@@ -535,8 +553,12 @@ const SEARCH_SOURCES = {
 export const PARTICIPANT_SEARCH_EVENTS = [
   { type: 'query.changed', query: 'bo' },
   { type: 'query.changed', query: 'boa' },
+  // Nobody matches: Enter picks nothing.
+  { type: 'query.changed', query: 'xyz' },
   { type: 'role.changed', role: 'reviewer' },
   { type: 'sources.changed', sources: { ...SEARCH_SOURCES, signatories: [BOB_PERSON] } },
+  // A flow already in review: its reviewers are kept as they are.
+  { type: 'sources.changed', sources: { ...SEARCH_SOURCES, canChangeReviewers: false } },
   { type: 'highlight.next' },
   { type: 'highlight.previous' },
   { type: 'suggestion.pick' },
@@ -639,6 +661,8 @@ export const SHELL_INPUTS = [
 export const SIGNING_EVENTS = [
   { type: 'screen.retry' },
   { type: 'card.changed', cardId: 'card-1' },
+  // A card the last load did not list (taken out of the reader since): ignored.
+  { type: 'card.changed', cardId: 'card-unplugged' },
   { type: 'location.changed', location: 'London' },
   { type: 'location.locate' },
   { type: 'reason.changed', reason: '' },

@@ -38,10 +38,16 @@ describe('every machine’s paths', () => {
       const inputs = new Set(
         (entry.inputs ?? [undefined]).map((input) => JSON.stringify(toPlainJson(input))),
       );
-      for (const path of parsed.paths) {
+      for (const path of [...parsed.paths, ...parsed.guardPaths]) {
         expect(inputs).toContain(JSON.stringify(path.input));
         expect(path.steps[0]?.event).toEqual({ type: 'xstate.init' });
         for (const step of path.steps.slice(1)) expect(sent).toContain(JSON.stringify(step.event));
+      }
+      // Each guard path finds false a guard of the machine that the covering paths never do.
+      const guarded = new Set(listTransitions(entry.machine).flatMap((t) => (t.guard ? [t.key] : [])));
+      for (const path of parsed.guardPaths) {
+        expect(path.refutes.length).toBeGreaterThan(0);
+        for (const key of path.refutes) expect(guarded).toContain(key);
       }
 
       const text = pathsAsText(name, entry.machine, result);
@@ -50,7 +56,8 @@ describe('every machine’s paths', () => {
           `^${name}: ${parsed.paths.length} paths take all ${all.length} reachable transitions of ${all.length}\\.\\n`,
         ),
       );
-      const blocks = text.split(/\n\nPath \d+\n/).slice(1);
+      expect(text.match(/\n\nGuard path \d+\n/g) ?? []).toHaveLength(parsed.guardPaths.length);
+      const blocks = text.split(/\n\n(?:Guard p|P)ath \d+\n/).slice(1, parsed.paths.length + 1);
       expect(blocks).toHaveLength(parsed.paths.length);
       blocks.forEach((block, index) => {
         const steps = block.split('\n\n')[0]!.trimEnd().split('\n');

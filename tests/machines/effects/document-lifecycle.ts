@@ -1,0 +1,35 @@
+// The server's lifecycle decides state changes only: the server writes and notifies around it
+// (persistTransition), so no transition has an effect of its own.
+import type { EffectTable } from './table';
+
+export const DOCUMENT_LIFECYCLE_EFFECTS = {
+  '(start)': [],
+  'uploaded: flow.start #1 [isValidStart and hasReviewers] -> in_review': [],
+  'uploaded: flow.start #2 [isValidStart] -> awaiting_signs': [],
+  'uploaded: solo.begin [isSolo] -> signing': [],
+  'uploaded: flow.fail -> error': [],
+  'in_review: review.approve #1 [isPendingReviewer and isLastReview] -> awaiting_signs': [],
+  'in_review: review.approve #2 [isPendingReviewer] -> (stays)': [],
+  'in_review: review.reject [isPendingReviewer] -> rejected': [],
+  'in_review: flow.edit #1 [isValidReviewEdit and keepsReview] -> (stays)': [],
+  'in_review: flow.edit #2 [isValidReviewEdit] -> awaiting_signs': [],
+  'in_review: flow.cancel -> cancelled': [],
+  'in_review: flow.fail -> error': [],
+  'awaiting_signs: sign.begin [isDueSignatory] -> signing': [],
+  'awaiting_signs: flow.refuse [isUnsignedSignatory] -> refused': [],
+  'awaiting_signs: flow.edit [isValidSigningEdit] -> (stays)': [],
+  'awaiting_signs: flow.cancel -> cancelled': [],
+  'awaiting_signs: flow.fail -> error': [],
+  'signing: solo.complete [isSolo] -> signed': [],
+  'signing: solo.abort [isSolo] -> uploaded': [],
+  'signing: sign.complete #1 [isSigner and completesFlow] -> signed': [],
+  'signing: sign.complete #2 [isSigner] -> awaiting_signs': [],
+  'signing: sign.abort [isSigner] -> awaiting_signs': [],
+  'signing: flow.fail -> error': [],
+  'refused: flow.start #1 [isValidStart and hasReviewers] -> in_review': [],
+  'refused: flow.start #2 [isValidStart] -> awaiting_signs': [],
+  'rejected: flow.start #1 [isValidStart and hasReviewers] -> in_review': [],
+  'rejected: flow.start #2 [isValidStart] -> awaiting_signs': [],
+  'cancelled: flow.start #1 [isValidStart and hasReviewers] -> in_review': [],
+  'cancelled: flow.start #2 [isValidStart] -> awaiting_signs': [],
+} as const satisfies EffectTable;

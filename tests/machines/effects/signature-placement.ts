@@ -1,0 +1,48 @@
+// The editor loads the page images (polling while they are drawn); placing, moving, confirming or removing
+// a box is read out (announce, an emit). Leaving and saving are final states the view acts on
+// (docs/machines.md, "signature-placement"), not effects of the machine.
+import type { EffectTable } from './table';
+
+export const SIGNATURE_PLACEMENT_EFFECTS = {
+  '(start)': ['invoke fetchDocument'],
+  'loading: editor.back -> left': [],
+  'loading: xstate.done.actor.fetchDocument #1 [isProcessing] -> processing': ['after PROCESSING_POLL'],
+  'loading: xstate.done.actor.fetchDocument #2 [hasNoImages] -> failed': [],
+  'loading: xstate.done.actor.fetchDocument #3 -> ready': [],
+  'loading: xstate.error.actor.fetchDocument -> failed': [],
+  'processing: images.retry -> loading': ['invoke fetchDocument'],
+  'processing: editor.back -> left': [],
+  'processing: xstate.after.PROCESSING_POLL.signaturePlacement.processing -> loading': [
+    'invoke fetchDocument',
+  ],
+  'failed: images.retry -> loading': ['invoke fetchDocument'],
+  'failed: editor.back -> left': [],
+  'ready.idle: page.go [isOtherPage] -> (stays)': [],
+  'ready.idle: page.clicked [canAdd] -> ready.adding': [],
+  'ready.idle: box.clicked [isMovablePlacement] -> ready.editing': [],
+  'ready.idle: box.dragStarted [isMovablePlacement] -> ready.dragging': [],
+  'ready.idle: list.open -> ready.list': [],
+  'ready.idle: signatory.chosen [isAddable] -> (stays)': [],
+  'ready.idle: keyboard.place [hasChoice] -> (stays)': ['announce'],
+  'ready.idle: box.selected [isMovablePlacement] -> (stays)': [],
+  'ready.idle: box.nudged [hasSelection] -> (stays)': ['announce'],
+  'ready.idle: box.confirmed [hasSelection] -> (stays)': ['announce'],
+  'ready.*: editor.back -> left (on ready)': [],
+  'ready.*: image.failed -> failed (on ready)': [],
+  'ready.*: page.measured [isMeasure] -> (stays) (on ready)': [],
+  'ready.*: page.next [hasNextPage] -> (stays) (on ready)': [],
+  'ready.*: page.previous [hasPreviousPage] -> (stays) (on ready)': [],
+  'ready.*: placement.removed [isMovablePlacement] -> (stays) (on ready)': ['announce'],
+  'ready.*: editor.save [hasNoOverlap] -> saved (on ready)': [],
+  'ready.dragging: box.dropped [isMovablePlacement] -> ready.idle': ['announce'],
+  'ready.adding: signatory.chosen [isAddable] -> (stays)': [],
+  'ready.adding: add.confirm [hasChoice] -> ready.idle': ['announce'],
+  'ready.adding: dialog.close -> ready.idle': [],
+  'ready.editing: signatory.chosen [isAddable] -> (stays)': [],
+  'ready.editing: edit.confirm [hasChoice] -> ready.idle': ['announce'],
+  'ready.editing: edit.remove -> ready.idle': ['announce'],
+  'ready.editing: dialog.close -> ready.idle': [],
+  'ready.list: dialog.close -> ready.idle': [],
+  'ready.list: page.go #1 [isOtherPage] -> ready.idle': [],
+  'ready.list: page.go #2 -> ready.idle': [],
+} as const satisfies EffectTable;

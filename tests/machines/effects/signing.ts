@@ -1,0 +1,37 @@
+// The sign screen's calls (load, locate, sign), the confirmation dialog (a child machine, run for real by
+// the gate) and the way back to the document page.
+import type { EffectTable } from './table';
+
+export const SIGNING_EFFECTS = {
+  '(start)': ['invoke loadSignScreen'],
+  'loading: xstate.done.actor.loadSignScreen #1 [cannotSign] -> left': ['goToDocument'],
+  'loading: xstate.done.actor.loadSignScreen #2 -> editing': [],
+  'loading: xstate.error.actor.loadSignScreen -> loadFailed': [],
+  'loadFailed: screen.retry -> loading': ['invoke loadSignScreen'],
+  'loadFailed: form.cancel -> left': ['goToDocument'],
+  'editing.idle: location.locate -> editing.locating': ['invoke locateMe'],
+  'editing.idle: location.changed -> (stays)': [],
+  'editing.*: card.changed [isCardKnown] -> (stays) (on editing)': [],
+  'editing.*: reason.changed -> (stays) (on editing)': [],
+  'editing.*: mode.changed [offersPlacement] -> (stays) (on editing)': [],
+  'editing.*: pagePosition.changed [offersPlacement] -> (stays) (on editing)': [],
+  'editing.*: afterPage.changed [offersPlacement] -> (stays) (on editing)': [],
+  'editing.*: placement.saved [offersPlacement] -> editing.idle (on editing)': [],
+  'editing.*: sign.submit #1 [canSign] -> submitting (on editing)': ['invoke signDocument'],
+  'editing.*: sign.submit #2 [isPlacementMissing] -> editing.notPlaced (on editing)': [],
+  'editing.*: sign.submit #3 -> (stays) (on editing)': [],
+  'editing.*: form.cancel -> left (on editing)': ['goToDocument'],
+  'editing.notPlaced: location.locate -> editing.locating': ['invoke locateMe'],
+  'editing.notPlaced: location.changed -> (stays)': [],
+  'editing.signFailed: location.locate -> editing.locating': ['invoke locateMe'],
+  'editing.signFailed: location.changed -> (stays)': [],
+  'editing.locating: location.changed -> editing.idle': [],
+  'editing.locating: xstate.done.actor.locateMe -> editing.idle': [],
+  'editing.locating: xstate.error.actor.locateMe -> editing.locateFailed': ['reportLocationFailure'],
+  'editing.locateFailed: location.locate -> editing.locating': ['invoke locateMe'],
+  'editing.locateFailed: location.changed -> (stays)': [],
+  'submitting: xstate.done.actor.signDocument -> confirming': ['invoke confirmation'],
+  'submitting: xstate.error.actor.signDocument -> editing.signFailed': [],
+  'confirming: xstate.done.actor.confirmation #1 [endsAtDocument] -> left': ['goToDocument'],
+  'confirming: xstate.done.actor.confirmation #2 -> editing': [],
+} as const satisfies EffectTable;
