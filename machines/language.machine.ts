@@ -111,17 +111,10 @@ export const languageMachine = setup({
   entry: { type: 'markDocumentLanguage', params: ({ context }) => ({ locale: context.locale }) },
   initial: 'idle',
   on: {
-    // A newer language wins over one still loading or being saved.
-    'language.choose': {
-      target: '#language.choosing',
-      reenter: true,
-      actions: { type: 'request', params: localeOfEvent },
-    },
-    'language.show': {
-      target: '#language.showing',
-      reenter: true,
-      actions: { type: 'request', params: localeOfEvent },
-    },
+    // A newer language wins over one still loading or being saved: the state it targets is left and
+    // entered again (its load restarts), the root is not (its entry marks the language on screen).
+    'language.choose': { target: '.choosing', actions: { type: 'request', params: localeOfEvent } },
+    'language.show': { target: '.showing', actions: { type: 'request', params: localeOfEvent } },
   },
   states: {
     idle: {

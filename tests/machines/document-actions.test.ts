@@ -19,6 +19,7 @@ const FLOW = sampleDocument('d3', {
   currentUserCanCancel: true,
 });
 const NOT_DELETABLE = sampleDocument('d4', { isOwner: false, currentUserCanDelete: false });
+const SIGNED_TOO = sampleDocument('d5', { state: 'signed' });
 
 function start() {
   const calls = {
@@ -35,6 +36,7 @@ function start() {
   const effects = {
     refreshList: vi.fn(),
     refreshProfile: vi.fn(),
+    openDialog: vi.fn(),
     closeModal: vi.fn(),
     logDownloadFailure: vi.fn(),
   };
@@ -43,6 +45,7 @@ function start() {
     actions: {
       refreshList: () => effects.refreshList(),
       refreshProfile: () => effects.refreshProfile(),
+      openDialog: (_, params) => effects.openDialog(params.name),
       closeModal: () => effects.closeModal(),
       logDownloadFailure: (_, params) => effects.logDownloadFailure(params),
     },
@@ -83,7 +86,7 @@ describe('document-actions', () => {
   it('archives one document after confirmation, refreshes, stays busy 1000 ms, then closes', async () => {
     const { actor, clock, calls, effects } = start();
     actor.send({ type: 'action.request', action: 'archive', documents: [PLAIN] });
-    expect(actor.getSnapshot().matches('confirming')).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'confirming' })).toBe(true);
     expect(calls.archiveDocument.calls).toHaveLength(0);
 
     actor.send({ type: 'action.confirm' });
@@ -99,7 +102,7 @@ describe('document-actions', () => {
     expect(effects.closeModal).not.toHaveBeenCalled();
     clock.increment(1);
     expect(effects.closeModal).toHaveBeenCalledTimes(1);
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(actor.getSnapshot().hasTag('busy')).toBe(false);
   });
 
@@ -115,7 +118,7 @@ describe('document-actions', () => {
     const { actor } = start();
     actor.send({ type: 'action.request', action: 'delete', documents: [PLAIN, NOT_DELETABLE] });
     actor.send({ type: 'action.request', action: 'approve', documents: [PLAIN] });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
   });
 
   it('refreshes the list when a document changed meanwhile, names what blocked it, and does not retry', async () => {
@@ -126,7 +129,7 @@ describe('document-actions', () => {
       .last()
       .result.reject({ code: 'bulk_blocked', status: 409, blockedIds: ['d2', 42] });
     await flush();
-    expect(actor.getSnapshot().matches('stale')).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'stale' })).toBe(true);
     expect(actor.getSnapshot().hasTag('error')).toBe(true);
     expect(actor.getSnapshot().context.errorCode).toBe('bulk_blocked');
     expect(actor.getSnapshot().context.blockedIds).toEqual(['d2']);
@@ -138,7 +141,7 @@ describe('document-actions', () => {
     actor.send({ type: 'action.confirm' });
     expect(calls.archiveDocuments.calls).toHaveLength(1);
     actor.send({ type: 'action.dismiss' });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.blockedIds).toEqual([]);
   });
 
@@ -148,7 +151,7 @@ describe('document-actions', () => {
     actor.send({ type: 'action.confirm' });
     calls.archiveDocuments.last().result.reject({ code: 'server', status: 500 });
     await flush();
-    expect(actor.getSnapshot().matches('failed')).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'failed' })).toBe(true);
     expect(actor.getSnapshot().context.errorCode).toBe('server');
     actor.send({ type: 'action.confirm' });
     expect(calls.archiveDocuments.calls).toHaveLength(2);
@@ -169,13 +172,13 @@ describe('document-actions', () => {
     const { actor, calls } = start();
     actor.send({ type: 'action.request', action: 'refuse', documents: [FLOW] });
     actor.send({ type: 'reason.changed', reason: 'x'.repeat(128) });
-    expect(actor.getSnapshot().matches({ confirming: 'invalid' })).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: { confirming: 'invalid' } })).toBe(true);
     expect(actor.getSnapshot().can({ type: 'action.confirm' })).toBe(false);
     actor.send({ type: 'action.confirm' });
     expect(calls.refuseSignFlow.calls).toHaveLength(0);
 
     actor.send({ type: 'reason.changed', reason: ` ${'y'.repeat(127)} ` });
-    expect(actor.getSnapshot().matches({ confirming: 'invalid' })).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: { confirming: 'invalid' } })).toBe(true);
     actor.send({ type: 'reason.changed', reason: ' Wrong amount ' });
     actor.send({ type: 'action.confirm' });
     expect(calls.refuseSignFlow.last().input).toEqual({ documentId: 'd3', reason: 'Wrong amount' });
@@ -197,19 +200,19 @@ describe('document-actions', () => {
   it('downloads signed documents at once, and asks first for a mixed selection', async () => {
     const { actor, calls, effects } = start();
     actor.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
-    expect(actor.getSnapshot().matches('downloading')).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'downloading' })).toBe(true);
     calls.downloadDocuments.last().result.resolve();
     await flush();
     expect(effects.closeModal).toHaveBeenCalledTimes(1);
 
     actor.send({ type: 'action.request', action: 'download', documents: [PLAIN, SIGNED] });
-    expect(actor.getSnapshot().matches('confirming')).toBe(true);
+    expect(actor.getSnapshot().matches({ dialog: 'confirming' })).toBe(true);
     actor.send({ type: 'action.confirm' });
     expect(calls.downloadDocuments.last().input).toEqual({ documentIds: ['d2'] });
     calls.downloadDocuments.last().result.reject({ code: 'not_found', status: 404 });
     await flush();
     expect(effects.logDownloadFailure).toHaveBeenCalledWith({ code: 'not_found', blockedIds: [] });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(effects.refreshList).not.toHaveBeenCalled();
   });
 
@@ -221,7 +224,89 @@ describe('document-actions', () => {
       documents: [sampleDocument('d5', { state: 'in_review', currentUserCanReview: true })],
     });
     actor.send({ type: 'action.dismiss' });
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.documents).toEqual([]);
+  });
+});
+
+describe('document-actions: a download and the dialogs after it', () => {
+  it('leaves the modal alone when a download ends after its progress dialog was closed', async () => {
+    const { actor, calls, effects } = start();
+    const downloads = calls.downloadDocuments.calls;
+    actor.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
+    expect(effects.openDialog).toHaveBeenLastCalledWith('confirm');
+    // The person closed the progress dialog: whatever opens next (an upload, the welcome screen) is not it.
+    actor.send({ type: 'action.dismiss' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(downloads[0]?.signal.aborted).toBe(false);
+
+    downloads[0]?.result.resolve();
+    await flush();
+    expect(effects.closeModal).not.toHaveBeenCalled();
+  });
+
+  it('opens an action asked for during a download at once, lets the download go on, and keeps its dialog open', async () => {
+    const { actor, calls, effects } = start();
+    const downloads = calls.downloadDocuments.calls;
+    actor.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
+    actor.send({ type: 'action.dismiss' });
+    actor.send({ type: 'action.request', action: 'archive', documents: [PLAIN] });
+    expect(effects.openDialog).toHaveBeenLastCalledWith('archive');
+    expect(actor.getSnapshot().context).toMatchObject({ action: 'archive', documents: [PLAIN] });
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]?.signal.aborted).toBe(false);
+
+    downloads[0]?.result.resolve();
+    await flush();
+    expect(effects.closeModal).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().context.action).toBe('archive');
+    actor.send({ type: 'action.confirm' });
+    expect(calls.archiveDocument.last().input).toEqual({ documentId: 'd1' });
+  });
+
+  it('takes over from the progress dialog too, as a request does while an action settles', async () => {
+    const { actor, calls, effects } = start();
+    const downloads = calls.downloadDocuments.calls;
+    actor.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
+    actor.send({ type: 'action.request', action: 'delete', documents: [PLAIN] });
+    expect(effects.openDialog).toHaveBeenLastCalledWith('delete');
+    expect(downloads[0]?.signal.aborted).toBe(false);
+    downloads[0]?.result.reject({ code: 'not_found', status: 404 });
+    await flush();
+    expect(effects.logDownloadFailure).toHaveBeenCalledWith({ code: 'not_found', blockedIds: [] });
+    expect(effects.closeModal).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().context.action).toBe('delete');
+  });
+
+  it('runs a download asked for during another after it, and closes the progress dialog after the last', async () => {
+    const { actor, calls, effects } = start();
+    const downloads = calls.downloadDocuments.calls;
+    actor.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
+    actor.send({ type: 'action.dismiss' });
+    actor.send({ type: 'action.request', action: 'download', documents: [SIGNED_TOO] });
+    expect(effects.openDialog).toHaveBeenCalledTimes(2);
+    actor.send({ type: 'action.dismiss' });
+    // A mixed selection, once confirmed, waits too (its unsigned document left out).
+    actor.send({ type: 'action.request', action: 'download', documents: [PLAIN, SIGNED_TOO, SIGNED] });
+    actor.send({ type: 'action.confirm' });
+    expect(effects.openDialog).toHaveBeenCalledTimes(3);
+    // One at a time: a second batch of links would interrupt the first's.
+    expect(downloads.map((download) => download.input)).toEqual([{ documentIds: ['d2'] }]);
+
+    downloads[0]?.result.resolve();
+    await flush();
+    // Asked for twice while it waited, d5 is downloaded once.
+    expect(downloads.map((download) => download.input)).toEqual([
+      { documentIds: ['d2'] },
+      { documentIds: ['d5', 'd2'] },
+    ]);
+    expect(effects.closeModal).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+
+    downloads[1]?.result.resolve();
+    await flush();
+    expect(effects.closeModal).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(actor.getSnapshot().context.action).toBeNull();
   });
 });

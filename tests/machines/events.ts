@@ -364,7 +364,7 @@ export const DOCUMENT_ACTIONS_EVENTS = [
   failed('cancelSignFlow', SERVER_ERROR),
   done('downloadDocuments', undefined),
   failed('downloadDocuments', OFFLINE),
-  after('ACTION_SETTLE', 'documentActions.settling'),
+  after('ACTION_SETTLE', 'documentActions.dialog.settling'),
 ] as const satisfies readonly (DocumentActionsEvent | InternalEvent)[];
 
 const TWO_PAGES = sampleDocument('d1', {

@@ -73,6 +73,21 @@ describe('language machine: the language on screen', () => {
     expect(calls.refreshProfile).toHaveBeenCalledTimes(1);
   });
 
+  it('marks the page only with a language whose catalog is there, however it is asked for', async () => {
+    const { actor, load, calls } = start();
+    expect(calls.markDocumentLanguage.mock.calls).toEqual([['en']]);
+    actor.send({ type: 'language.choose', locale: 'fr' });
+    actor.send({ type: 'language.show', locale: 'es' });
+    actor.send({ type: 'language.choose', locale: 'fr' });
+    expect(calls.markDocumentLanguage.mock.calls).toEqual([['en']]);
+    // Each newer request started its own load: the last one is shown.
+    expect(load.calls.map((call) => call.input.locale)).toEqual(['fr', 'es', 'fr']);
+    expect(load.calls.slice(0, 2).map((call) => call.signal.aborted)).toEqual([true, true]);
+    load.last().result.resolve(FR);
+    await flush();
+    expect(calls.markDocumentLanguage.mock.calls).toEqual([['en'], ['fr']]);
+  });
+
   it('shows a language without saving it (signed out, or already saved by settings)', async () => {
     const { actor, load, save, calls, shown } = start();
     actor.send({ type: 'language.show', locale: 'es' });

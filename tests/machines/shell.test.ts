@@ -10,14 +10,17 @@ import { sessionMachine } from '../../machines/session.machine';
 import { createShellMachine, type ShellEmitted } from '../../machines/shell.machine';
 import type { Profile } from '../../machines/types';
 import { welcomeMachine } from '../../machines/welcome.machine';
+import { deferred } from './support';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 const DOCUMENT = sampleDocument('d1');
+const SIGNED = sampleDocument('d2', { state: 'signed' });
 
 function startShell({ profile = SAMPLE_PROFILE }: { profile?: Profile } = {}) {
   const calls = {
     fetchProfile: vi.fn(async () => profile),
     archiveDocument: vi.fn(async (_input: { documentId: string }) => {}),
+    download: deferred<void>(),
     saveWelcome: vi.fn(async () => {}),
     loadCatalog: vi.fn(async (input: { locale: LanguageLocale }): Promise<LanguageCatalog> => ({
       'common.language': input.locale,
@@ -30,7 +33,10 @@ function startShell({ profile = SAMPLE_PROFILE }: { profile?: Profile } = {}) {
       session: sessionMachine.provide({ actors: { fetchProfile: fromPromise(calls.fetchProfile) } }),
       modal: modalMachine,
       documentActions: documentActionsMachine.provide({
-        actors: { archiveDocument: fromPromise(({ input }) => calls.archiveDocument(input)) },
+        actors: {
+          archiveDocument: fromPromise(({ input }) => calls.archiveDocument(input)),
+          downloadDocuments: fromPromise(() => calls.download.promise),
+        },
       }),
       welcome: welcomeMachine.provide({
         actors: { saveWelcomeScreenWatched: fromPromise(calls.saveWelcome) },
@@ -82,11 +88,15 @@ describe('shell', () => {
     await signIn();
     shell.send({ type: 'action.request', action: 'archive', documents: [DOCUMENT] });
     expect(children().modal.getSnapshot().context.name).toBe('archive');
-    expect(children().documentActions.getSnapshot().value).toEqual({ confirming: 'valid' });
+    expect(
+      children()
+        .documentActions.getSnapshot()
+        .matches({ dialog: { confirming: 'valid' } }),
+    ).toBe(true);
 
     children().modal.send({ type: 'key.escape' });
     expect(children().modal.getSnapshot().value).toBe('closed');
-    expect(children().documentActions.getSnapshot().value).toBe('idle');
+    expect(children().documentActions.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
     expect(children().documentActions.getSnapshot().context.action).toBeNull();
   });
 
@@ -105,7 +115,7 @@ describe('shell', () => {
     clock.increment(ACTION_SETTLE_MS);
     await flush();
     expect(children().modal.getSnapshot().value).toBe('closed');
-    expect(children().documentActions.getSnapshot().value).toBe('idle');
+    expect(children().documentActions.getSnapshot().matches({ dialog: 'idle' })).toBe(true);
   });
 
   it('keeps a new request when another action’s dialog replaces the first', () => {
@@ -114,6 +124,18 @@ describe('shell', () => {
     shell.send({ type: 'action.request', action: 'delete', documents: [DOCUMENT] });
     expect(children().modal.getSnapshot().context.name).toBe('delete');
     expect(children().documentActions.getSnapshot().context.action).toBe('delete');
+  });
+
+  it('leaves a modal opened after a download’s progress dialog was closed open when the download ends', async () => {
+    const { shell, calls, children } = startShell();
+    shell.send({ type: 'action.request', action: 'download', documents: [SIGNED] });
+    expect(children().modal.getSnapshot().context.name).toBe('confirm');
+    children().modal.send({ type: 'modal.close' });
+    children().modal.send({ type: 'modal.open', name: 'documentUpload' });
+
+    calls.download.resolve();
+    await flush();
+    expect(children().modal.getSnapshot().context.name).toBe('documentUpload');
   });
 
   it('opens the welcome screen once a new profile is read and no modal is in the way', async () => {

@@ -22,13 +22,14 @@ export function deferred<T>(): Deferred<T> {
 export const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A promise actor whose every call is recorded with its input and settled by the test, in call order.
+ * A promise actor whose every call is recorded with its input (and the signal that stopping it aborts)
+ * and settled by the test, in call order.
  */
 export function controlledPromise<TOutput, TInput = unknown>() {
-  const calls: { input: TInput; result: Deferred<TOutput> }[] = [];
-  const logic = fromPromise<TOutput, TInput>(({ input }) => {
+  const calls: { input: TInput; signal: AbortSignal; result: Deferred<TOutput> }[] = [];
+  const logic = fromPromise<TOutput, TInput>(({ input, signal }) => {
     const result = deferred<TOutput>();
-    calls.push({ input, result });
+    calls.push({ input, signal, result });
     return result.promise;
   });
   const last = () => {

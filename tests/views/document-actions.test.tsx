@@ -14,7 +14,8 @@ import type { DocumentResource } from '../../machines/types';
 import { ActionModals } from '../../src/views/documents/action-modals';
 import { BulkActions } from '../../src/views/documents/bulk-actions';
 import { requestAction, RowActions } from '../../src/views/documents/row-actions';
-import { findOpenDialog, isDisabled, renderView } from './render';
+import { deferred, flush } from '../machines/support';
+import { findOpenDialog, isDisabled, renderView, waitForDialogsClosed } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
 const PLAIN = sampleDocument('d1', { originalFilename: 'lease.pdf' });
@@ -215,6 +216,45 @@ describe('action dialogs', () => {
       'This document changed in the meantime. The list has been refreshed.',
     ]);
     expect(changes).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a download and the dialogs after it', () => {
+  it('keeps another action’s dialog open when a download whose progress dialog was closed ends', async () => {
+    const user = userEvent.setup();
+    const download = deferred<void>();
+    const signals: AbortSignal[] = [];
+    const shell = createTestShell({
+      documentActions: documentActionsMachine.provide({
+        actors: {
+          downloadDocuments: fromPromise<void, DocumentsInput>(({ signal }) => {
+            signals.push(signal);
+            return download.promise;
+          }),
+        },
+      }),
+    });
+    renderView(
+      <ShellHarness shell={shell}>
+        <ActionModals />
+      </ShellHarness>,
+    );
+    act(() => requestAction(shell, 'download', [SIGNED]));
+    const progress = await findOpenDialog('Download signed documents');
+    expect(within(progress).getByText('Preparing your download…')).toBeVisible();
+    await user.click(within(progress).getByRole('button', { name: 'Close' }));
+    await waitForDialogsClosed();
+
+    // Asked for while the download still runs: not lost, and its dialog opens at once.
+    act(() => requestAction(shell, 'archive', [PLAIN]));
+    const dialog = await findOpenDialog('Archive the document');
+    await act(async () => {
+      download.resolve();
+      await flush();
+    });
+    expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+    expect(modalOf(shell).context.name).toBe('archive');
+    expect(within(dialog).getByRole('button', { name: 'Archive' })).toBeVisible();
   });
 });
 

@@ -194,16 +194,17 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
   const reason = useSelector(actions, (snapshot) => snapshot.context.reason);
   const errorCode = useSelector(actions, (snapshot) => snapshot.context.errorCode);
   const isBusy = useSelector(actions, (snapshot) => snapshot.hasTag('busy'));
-  const isDownloading = useSelector(actions, (snapshot) => snapshot.matches('downloading'));
-  const isReasonInvalid = useSelector(actions, (snapshot) => snapshot.matches({ confirming: 'invalid' }));
-  const isFailed = useSelector(actions, (snapshot) => snapshot.matches('failed'));
-  const isStale = useSelector(actions, (snapshot) => snapshot.matches('stale'));
+  const isDownloading = useSelector(actions, (snapshot) => snapshot.matches({ dialog: 'downloading' }));
+  const isReasonInvalid = useSelector(actions, (snapshot) =>
+    snapshot.matches({ dialog: { confirming: 'invalid' } }),
+  );
+  const isFailed = useSelector(actions, (snapshot) => snapshot.matches({ dialog: 'failed' }));
+  const isStale = useSelector(actions, (snapshot) => snapshot.matches({ dialog: 'stale' }));
   const blockedIds = useSelector(actions, (snapshot) => snapshot.context.blockedIds);
   const canConfirm = useSelector(actions, (snapshot) => snapshot.can({ type: 'action.confirm' }));
-  if (!action) return null;
-  const count = documents.length;
   const close = () => modal.send({ type: 'modal.close' });
 
+  // The progress dialog holds no request: the downloads run on their own, whatever dialog comes next.
   if (isDownloading) {
     return (
       <DialogBody>
@@ -221,6 +222,8 @@ function ActionBody({ actions }: { actions: DocumentActionsActor }) {
     );
   }
 
+  if (!action) return null;
+  const count = documents.length;
   const isDestructive = action === 'delete' || action === 'cancelSignFlow' || action === 'refuse';
   return (
     <DialogBody>

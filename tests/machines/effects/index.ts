@@ -61,10 +61,10 @@ export const EFFECTS = {
  */
 export const GUARDS_NEVER_FALSE: Partial<Record<MachineName, Readonly<Record<string, string>>>> = {
   'document-actions': {
-    'confirming.valid: action.confirm #9 [isDownload] -> downloading':
+    'dialog.confirming.valid: action.confirm #9 [isDownload] -> dialog.downloading':
       'the eight alternatives before it take every other action, so a request reaching it is a download',
-    'failed: action.confirm #8 [isCancelSignFlow] -> running.cancelSignFlow':
-      'only the eight calls end in failed (a download ends in idle), and the seven before it take the others',
+    'dialog.failed: action.confirm #8 [isCancelSignFlow] -> dialog.running.cancelSignFlow':
+      'only the eight calls end in failed (a download never fails), and the seven before it take the others',
   },
   'document-lifecycle': {
     'uploaded: solo.begin [isSolo] -> signing':

@@ -7,10 +7,9 @@ export const LANGUAGE_EFFECTS = {
   'idle: language.align #1 [profileLacksPending] -> saving': ['forgetPendingForProfile', 'invoke saveLocale'],
   'idle: language.align #2 [hasPending] -> (stays)': ['forgetPendingForProfile'],
   'idle: language.align #3 [followsProfile] -> showing': ['invoke loadCatalog'],
-  // markDocumentLanguage here is the root's entry run again, with the language still on screen: a
-  // transition of the root with reenter re-enters the root itself. Harmless (the same lang is set again).
-  '*: language.choose -> choosing (on (root))': ['markDocumentLanguage', 'invoke loadCatalog'],
-  '*: language.show -> showing (on (root))': ['markDocumentLanguage', 'invoke loadCatalog'],
+  // The root is not re-entered (its entry would mark the language still on screen): only its target is.
+  '*: language.choose -> choosing (on (root))': ['invoke loadCatalog'],
+  '*: language.show -> showing (on (root))': ['invoke loadCatalog'],
   'choosing: xstate.done.actor.loadCatalog -> saving': [
     'invoke saveLocale',
     'markDocumentLanguage',
