@@ -18,11 +18,12 @@ export default defineConfig({
   outputDir: 'test-results/e2e-artifacts',
   globalSetup: './tests/e2e/global-setup.ts',
   globalTeardown: './tests/e2e/global-teardown.ts',
-  // Two at once: the journeys one after the other on the shared server, and beside them QA's replayed
-  // paths, one after the other on a server of their own (tests/e2e/model-paths/private-server.ts).
-  workers: 2,
+  // The journeys three at a time, each worker on a server of its own (tests/e2e/fixtures.ts): a journey
+  // mostly waits on the browser, about half a core. Beside them QA's replayed paths, one after the other
+  // on servers of their own (tests/e2e/model-paths/private-server.ts).
+  workers: 4,
   projects: [
-    { name: 'journeys', testIgnore: 'model-paths/**', workers: 1 },
+    { name: 'journeys', testIgnore: 'model-paths/**', workers: 3 },
     { name: 'model-paths', testMatch: 'model-paths/**/*.spec.ts', workers: 1 },
   ],
   retries: 0,

@@ -1,6 +1,7 @@
 // On a phone, where the person is: the document's own details page offers what its flags allow, and
 // nothing of signing once the person archived it; a bad invitation link lands on the list, saying why.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
 

@@ -1,7 +1,8 @@
 // [3/6] in a real browser, two people at once: Ada removes Bob, asks him again by e-mail, Bob sees the
 // badge and accepts, and both see each other; Ada rejects Erin's request and her badge goes. Then Ada's
 // sign groups: create with Bob and Carol, edit, a member who stopped being a connection, delete.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { accessToken, baseUrl, personIn, snap } from './support.ts';
 
 async function api(page: Page, method: 'GET' | 'DELETE' | 'PATCH', path: string): Promise<unknown> {

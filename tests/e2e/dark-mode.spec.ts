@@ -1,9 +1,10 @@
 // Dark mode in Chromium (docs/decisions.md "Dark mode"): with the system set to dark the app is
 // dark from the start, the main screens are snapped for a person to read (dark-*), and choosing Light in
 // settings makes it light at once and for the next visit.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs';
-import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support';
+import { accessToken, baseUrl, pageImagesDrawn, signIn, snap, uploadViaApi } from './support';
 
 /** The relative luminance (0 black, 1 white) of an element's computed background colour. */
 async function backgroundLuminance(target: Locator): Promise<number> {
@@ -33,18 +34,7 @@ test('the app follows a dark system, and Light in settings makes it light', asyn
   const token = await accessToken(page);
   if (!token) throw new Error('no access token after sign-in');
   const id = await uploadViaApi(page, token, 'Dark mode check.pdf', await makePdf({ pages: 2 }));
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get(`${baseUrl()}/api/documents/${id}`, {
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        const body = (await response.json()) as { data: { attributes: { publicImagesFileUrls: string[] } } };
-        return body.data.attributes.publicImagesFileUrls.length;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(2);
+  await pageImagesDrawn(page, token, id, 2);
   // The list with the document selected: its details panel shows the first page's image.
   await page.goto(`${baseUrl()}/app/documents?selected=${id}`);
   await expect(page.getByRole('img', { name: /Dark mode check\.pdf/ }).first()).toBeVisible();

@@ -3,7 +3,8 @@
 // less to do); the owner of a signed document downloads it there, and its signatures verify; a document
 // deleted from its page sends its owner back to the list.
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Browser, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { parsePdfsigReport } from '../api/pdf-signatures.ts';
 import { accessToken, baseUrl, documentNamed, signIn, snap, uploadViaApi } from './support.ts';

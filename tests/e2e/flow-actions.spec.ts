@@ -1,7 +1,7 @@
 // Row actions against the real server: a signatory refuses (the reason's limit is checked before any
 // call), and an owner cancels a sign flow in review after a destructive confirmation. Each document
 // then shows its new state in the Failed list, and the To Do badge follows.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signIn, snap } from './support.ts';
 
 test('a signatory refuses with a reason; the limit is enforced first and the badge follows', async ({

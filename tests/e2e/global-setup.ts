@@ -1,4 +1,5 @@
-// Starts the real server on a free port with a fresh data folder; the workers read PARAPH_URL.
+// Starting and stopping the real server for the browser tests, and the runner's checks before any starts:
+// each journey worker starts one of its own (tests/e2e/fixtures.ts), QA's replayed paths one per file.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -35,10 +36,10 @@ export type E2eServer = { url: string; pid: number; dataDir: string };
 
 /**
  * The real server on a free port with a fresh data folder (the demo accounts and documents) and a
- * geocoder stand-in: the journeys share one (the global setup below); QA's replayed paths start their own
- * (tests/e2e/model-paths/private-server.ts), so they run beside the journeys without touching their data.
+ * geocoder stand-in: each journey worker has one for the files it runs (tests/e2e/fixtures.ts), and QA's
+ * replayed paths one per file (tests/e2e/model-paths/private-server.ts), so no two workers share data.
  */
-export async function startE2eServer(): Promise<E2eServer> {
+export async function startE2eServer(smtpUrl = process.env.PARAPH_E2E_SMTP_URL): Promise<E2eServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
   const geocoderUrl = await startGeocoder();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -49,16 +50,22 @@ export async function startE2eServer(): Promise<E2eServer> {
       PARAPH_DATA_DIR: dataDir,
       PARAPH_DEMO: '1',
       PARAPH_GEOCODER_URL: geocoderUrl,
-      // The runner's mail server (tests/e2e/mailbox.ts), once the global setup has started it.
-      ...(process.env.PARAPH_E2E_SMTP_URL ? { SMTP_URL: process.env.PARAPH_E2E_SMTP_URL } : {}),
+      // A mail server of the tests' own (tests/e2e/mailbox.ts): the journey worker's, or the runner's.
+      ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
       // The workspace journey makes its 45 documents through the API in well under a minute.
       PARAPH_UPLOAD_GRANTS_PER_MINUTE: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // Seeding the demo signs documents: beside three other servers starting at once on two cores it has
+  // taken more than a minute.
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // A server that never started must not outlive the attempt, seeding and holding a port.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 180 s:\n${output}`));
+    }, 180_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Paraph is running at (http:\/\/[^\s]+)\/app\//.exec(output);
@@ -130,13 +137,10 @@ export default async function globalSetup(): Promise<void> {
   if (!existsSync('dist/index.html') && !process.env.PARAPH_APP_DIR) {
     throw new Error('The app is not built: run "npm run build" first (npm test does it).');
   }
-  // Before the server: it sends there. The workers inherit both variables.
+  // Where the replayed paths' servers send mail; the workers inherit the variable. A journey worker
+  // starts a mail server of its own with its server, whose mailbox its journeys read.
   const mailbox = path.resolve(`test-results/e2e-mailbox-${process.pid}`);
   process.env.PARAPH_E2E_SMTP_URL = await startMailbox(mailbox);
-  process.env.PARAPH_E2E_MAILBOX = mailbox;
-  const { url, pid, dataDir } = await startE2eServer();
-  process.env.PARAPH_URL = url;
-  process.env.PARAPH_E2E_DATA_DIR = dataDir;
   mkdirSync(path.dirname(STATE_FILE), { recursive: true });
-  writeFileSync(STATE_FILE, JSON.stringify({ pid, dataDir, mailbox }));
+  writeFileSync(STATE_FILE, JSON.stringify({ mailbox }));
 }

@@ -3,7 +3,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { baseUrl, seriousAxeViolations, signIn, snap } from './support.ts';
 

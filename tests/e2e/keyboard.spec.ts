@@ -4,7 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { accessToken, baseUrl, DEMO_PASSWORD } from './support.ts';
 

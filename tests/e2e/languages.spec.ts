@@ -3,7 +3,8 @@
 // English, and the list's dates follow spec 000 §9 for the language. The pictures land in
 // test-results/screens/<lang>/<screen>-<width>.png, to be looked at.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import {
   accessToken,

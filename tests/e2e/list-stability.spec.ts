@@ -4,7 +4,8 @@
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
 

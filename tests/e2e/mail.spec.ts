@@ -2,7 +2,8 @@
 // the runner's SMTP server; on his phone he follows its link, is asked to sign in, lands on the document
 // and signs it, confirming through the link of the identity app's message; then Ada's completion message
 // leads her to the page where the signed PDF downloads. The messages' HTML is looked at too.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { linksIn, mailsTo, type StoredMail } from './mailbox.ts';
 import {

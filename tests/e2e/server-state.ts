@@ -1,4 +1,4 @@
-// Where the global setup leaves the server's pid and data folder for the teardown. Setup and teardown
+// Where the global setup leaves the runner's mailbox folder for the teardown. Setup and teardown
 // run in the one Playwright runner process, so its pid keeps two runs in one checkout apart. Also where a
 // journey finds the invitation a newcomer's mailbox holds.
 import path from 'node:path';

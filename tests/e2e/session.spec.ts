@@ -1,6 +1,6 @@
 // A token revoked while the app is open: the next call answers 401 and the person lands on the
 // timeout notice, with the token gone from local storage.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { accessToken, baseUrl, signIn, snap } from './support.ts';
 
 test('a token revoked mid-session lands on /app/login/timeout', async ({ page }) => {

@@ -1,7 +1,8 @@
 // [4/6] in a real browser, three people: Ada starts an ordered sign flow on her own upload with Carol as
 // reviewer and Bob then Ada as signatories (a signature page at the end), Carol approves, and each list
 // shows what it means for its reader: waiting for Bob, waiting for others for Ada.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { invitationLinkFor } from './server-state.ts';
 import { accessToken, personIn, signIn, snap, uploadViaApi } from './support.ts';

@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Browser, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { GEOCODED_CITY } from './global-setup.ts';
 import {

@@ -203,3 +203,21 @@ export async function uploadViaApi(
   expect(created.status()).toBe(201);
   return ((await created.json()) as { data: { id: string } }).data.id;
 }
+
+/**
+ * Waits until the server has drawn all `pages` page images of a document, which it does in the background
+ * after an upload, behind whatever else is queued (a fresh server first draws its demo documents).
+ */
+export async function pageImagesDrawn(page: Page, token: string, id: string, pages: number): Promise<void> {
+  type Read = { data: { attributes: { publicImagesFileUrls: string[] } } };
+  const headers = { Authorization: `Bearer ${token}` };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`${baseUrl()}/api/documents/${id}`, { headers })).json()) as Read)
+          .data.attributes.publicImagesFileUrls.length,
+      // Beside three other servers and their browsers on two cores, this has taken over 30 s.
+      { timeout: 90_000 },
+    )
+    .toBe(pages);
+}

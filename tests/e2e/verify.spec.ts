@@ -1,7 +1,8 @@
 // Verifying a signed PDF at /app/verify: the demo's signed agreement (signed by the server for Ada and
 // Bob) is downloaded as Ada would download it, then checked from the sidebar while signed in, and from the
 // login page by a visitor with no session at all; a file that is not a PDF gets a clear refusal.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { accessToken, baseUrl, signIn, snap } from './support.ts';
 
 type DemoPdf = { name: string; mimeType: string; buffer: Buffer };

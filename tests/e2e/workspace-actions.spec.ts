@@ -2,7 +2,8 @@
 // signed document (a mixed selection confirms first), an archive or delete of a document that changed
 // behind the page's back, and a file name with markup on the document page.
 import { readFileSync } from 'node:fs';
-import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Download, Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
 

@@ -1,8 +1,8 @@
 // [2/6] in a real browser: search, sort and paging across 45 documents; multi-select archive and delete;
 // the archive view; a signed document's download; the phone layout opening the details page.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { accessToken, baseUrl, signIn, snap, uploadViaApi } from './support.ts';
+import { accessToken, baseUrl, pageImagesDrawn, signIn, snap, uploadViaApi } from './support.ts';
 
 const BATCH = 45;
 const batchName = (n: number) => `Batch ${String(n).padStart(2, '0')}.pdf`;
@@ -165,16 +165,7 @@ test("a document link opened cold shows the first page's image until pdf.js has 
   const token = await accessToken(page);
   if (!token) throw new Error('no token after sign-in');
   const id = await uploadViaApi(page, token, 'Cold open.pdf', await makePdf({ pages: 3, text: 'Cold open' }));
-  const headers = { Authorization: `Bearer ${token}` };
-  type Read = { data: { attributes: { publicImagesFileUrls: string[] } } };
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get(`${baseUrl()}/api/documents/${id}`, { headers })).json()) as Read)
-          .data.attributes.publicImagesFileUrls.length,
-      { timeout: 30_000 },
-    )
-    .toBe(3);
+  await pageImagesDrawn(page, token, id, 3);
 
   // The PDF is held back, so the page stays as it is while pdf.js waits for the file.
   const pdfRequests: string[] = [];

@@ -9,7 +9,7 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { makePdf } from '../../fixtures/pdfs.ts';
 import { GEOCODED_CITY } from '../global-setup.ts';
-import { baseUrl, signIn, uploadViaApi } from '../support.ts';
+import { baseUrl, pageImagesDrawn, signIn, uploadViaApi } from '../support.ts';
 import {
   actorOutcome,
   coveredTransitions,
@@ -225,20 +225,7 @@ class SigningAdapter implements Adapter {
   }
 
   private async waitForPages(): Promise<void> {
-    await expect
-      .poll(
-        async () => {
-          const response = await this.page.request.get(`${baseUrl()}/api/documents/${this.documentId}`, {
-            headers: { Authorization: `Bearer ${this.signer.token}` },
-          });
-          const body = (await response.json()) as {
-            data: { attributes: { publicImagesFileUrls: string[] } };
-          };
-          return body.data.attributes.publicImagesFileUrls.length;
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(PAGES);
+    await pageImagesDrawn(this.page, this.signer.token, this.documentId, PAGES);
   }
 
   async act(step: PathStep, index: number, modelPath: ModelPath): Promise<void> {
