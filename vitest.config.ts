@@ -5,6 +5,26 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // rather than reported as skipped.
 const hasPostgres = (process.env.TEST_DATABASE_URL?.trim() ?? '') !== '';
 
+// Files that replace a module (vi.mock) need modules of their own, and so do a few views whose app modules
+// must load afresh: they set up the browser's fetch or address first, which a loaded module has already read
+// (the sign screen's early reads, the invitation link, the error screen).
+const ISOLATED_API_TESTS = ['tests/api/pki-async-crypto.test.ts'];
+const ISOLATED_VIEW_TESTS = [
+  'tests/views/document-actions-bar.test.tsx',
+  'tests/views/document-pages-unavailable.test.tsx',
+  'tests/views/document-reads.test.tsx',
+  'tests/views/error-screen-fallback.test.tsx',
+  'tests/views/error-screen.test.tsx',
+  'tests/views/invite-page.test.tsx',
+  'tests/views/locale-sidebar.test.tsx',
+  'tests/views/page-titles.test.tsx',
+  'tests/views/settings.test.tsx',
+  'tests/views/sign-early-start.test.tsx',
+  'tests/views/signature-placement.test.tsx',
+  'tests/views/verify-route.test.tsx',
+  'tests/views/welcome.test.tsx',
+];
+
 // Browser journeys live in tests/e2e and run under Playwright, not here.
 export default defineConfig({
   test: {
@@ -16,8 +36,26 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/machines/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...(hasPostgres ? [] : ['tests/api/**/*.pg.test.ts'])],
+          include: ['tests/machines/**/*.test.ts', 'tests/scripts/**/*.test.ts', ...ISOLATED_API_TESTS],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          setupFiles: ['tests/api/pg-worker-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            ...ISOLATED_API_TESTS,
+            ...(hasPostgres ? [] : ['tests/api/**/*.pg.test.ts']),
+          ],
+          // The API files share their worker's modules instead of importing the server afresh for each
+          // file (Fastify, the AWS SDK, pdf-lib, pdfjs: over a second per file, three suite runs in CI).
+          // Each file builds its own app, database and store, so nothing of one reaches the next.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: ['tests/api/pg-worker-setup.ts'],
@@ -29,6 +67,20 @@ export default defineConfig({
           name: 'views',
           environment: 'jsdom',
           include: ['tests/views/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, ...ISOLATED_VIEW_TESTS],
+          // One jsdom and one import of React, Fluent UI and the app per worker rather than per file: the
+          // imports and the environment were half of the views' time. setup.ts unmounts after each test.
+          isolate: false,
+          setupFiles: ['tests/views/setup.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'views-isolated',
+          environment: 'jsdom',
+          include: ISOLATED_VIEW_TESTS,
           setupFiles: ['tests/views/setup.ts'],
           testTimeout: 30_000,
         },

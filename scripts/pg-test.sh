@@ -57,7 +57,7 @@ echo "PostgreSQL running on 127.0.0.1:$PORT (cluster in $CLUSTER), $WORKERS test
 cd "$ROOT"
 status=0
 TEST_DATABASE_URL="postgres://paraph@127.0.0.1:$PORT/paraph_test" PG_TEST_WORKERS=$WORKERS \
-  npx vitest run --project node --maxWorkers="$WORKERS" "$@" || status=$?
+  npx vitest run --project node --project api --maxWorkers="$WORKERS" "$@" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "API tests failed against PostgreSQL (exit $status); last lines of the server log:" >&2
   tail -n 40 "$LOG" >&2 || true

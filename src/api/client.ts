@@ -39,7 +39,10 @@ export const authMiddleware: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: '/api' });
+// The fetch of the moment of each call, not the one there was when this module loaded: openapi-fetch would
+// keep the latter, and a page that replaces fetch later (a test's stand-in, a service worker shim) would
+// be passed by.
+export const api = createClient<paths>({ baseUrl: '/api', fetch: (request) => globalThis.fetch(request) });
 api.use(authMiddleware);
 
 type Outcome<T> = { data?: T; error?: unknown; response: Response };
