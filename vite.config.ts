@@ -1,9 +1,13 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
+import { tokens as FLUENT_TOKENS, webLightTheme } from '@fluentui/tokens';
 import react from '@vitejs/plugin-react';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { defineConfig, loadEnv, minify, type Plugin } from 'vite';
+import { messageIdsIn, splitCatalog } from './scripts/catalog-parts';
 import { buildQuickGuides } from './scripts/quick-guides';
+import { LOCALES } from './src/i18n/locale';
 
 // npm run dev starts the server on PORT (default 8080); the dev server proxies to it.
 const API_ORIGIN = `http://localhost:${process.env.PORT ?? '8080'}`;
@@ -16,29 +20,6 @@ const LAZY_VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
   { name: 'pdfjs', test: /[\\/]node_modules[\\/]pdfjs-dist[\\/](?!.*\?url$)/ },
   { name: 'konva', test: /[\\/]node_modules[\\/]konva[\\/]/ },
 ];
-
-const CATALOG = /[\\/]src[\\/]i18n[\\/](en|es|fr)\.json$/;
-
-/**
- * The production build ships the catalogs already parsed, so the ICU parser (about 8 KB gzipped)
- * stays out of the bundle: react-intl formats parsed messages with the parser aliased away.
- * Dev and tests keep plain strings. A message that fails to parse fails the build.
- */
-function precompiledCatalogs(): Plugin {
-  return {
-    name: 'paraph:precompiled-catalogs',
-    apply: 'build',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!CATALOG.test(id)) return null;
-      const messages = JSON.parse(code) as Record<string, string>;
-      const parsed = Object.fromEntries(
-        Object.entries(messages).map(([key, message]) => [key, parse(message)]),
-      );
-      return { code: JSON.stringify(parsed), map: null };
-    },
-  };
-}
 
 const BASE = '/app/';
 
@@ -91,6 +72,49 @@ function iconAtoms(): Plugin {
   };
 }
 
+// A module that imports Fluent's `tokens` by that name (the app's, Fluent's own, the tokens package's).
+const TOKENS_IMPORT =
+  /import\s*\{[^}]*\btokens\b[^}]*\}\s*from\s*['"](?:@fluentui\/(?:react-theme|react-components)|\.\.\/tokens\.js)['"]/;
+
+/**
+ * Fluent's `tokens` is an object of some 470 names, each standing for its CSS variable
+ * (`tokens.colorNeutralForeground1` is 'var(--colorNeutralForeground1)'), and every style sheet reads
+ * it: the whole object went into the first screen's chunk (about 3 KB gzipped). The build writes each
+ * use as the string it stands for, so the object is left out. A name it does not know stays as it is.
+ */
+function inlineFluentTokens(): Plugin {
+  const values = FLUENT_TOKENS as Record<string, string>;
+  return {
+    name: 'paraph:inline-fluent-tokens',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/](src|node_modules[\\/]@fluentui)[\\/].*\.[jt]sx?$/.test(id) || !TOKENS_IMPORT.test(code)) {
+        return null;
+      }
+      const rewritten = code.replace(/(?<![\w$.])tokens\.([A-Za-z0-9]+)\b/g, (whole, name: string) =>
+        Object.hasOwn(values, name) ? JSON.stringify(values[name]) : whole,
+      );
+      return rewritten === code ? null : { code: rewritten, map: null };
+    },
+  };
+}
+
+/**
+ * src/services/light-theme.ts re-exports Fluent's light theme; the build writes the theme's values in
+ * its place (about 470 colours, sizes and fonts, 3.4 KB gzipped), so the palettes they are derived from
+ * and the deriving code (about 6 KB gzipped) stay out of the start chunk, and no start derives them.
+ */
+function lightThemeValues(): Plugin {
+  return {
+    name: 'paraph:light-theme-values',
+    apply: 'build',
+    load(id) {
+      if (!isModuleId(id, 'src/services/light-theme.ts')) return null;
+      return { code: `export const webLightTheme = ${JSON.stringify(webLightTheme)};\n`, map: null };
+    },
+  };
+}
+
 // The document screen's code (route-modules.ts loadDocumentScreen) and pdfjs's (pdf-viewer-loader.ts).
 // Both are dynamic imports, so the page does not name them: the bundle would first have to arrive and
 // run before asking for them, then for pdfjs, one after the other.
@@ -100,10 +124,22 @@ const DOCUMENT_SCREEN_MODULES = [
   'src/app/compose-details.ts',
 ];
 const PDF_VIEWER_MODULES = ['src/pdf/pdf-engine.ts'];
-// The list (routes.tsx DocumentList) and the sign screen (route-modules.ts loadSignScreen): with the
-// document screen, what cold links open most.
-const LIST_SCREEN_MODULES = ['src/views/documents/document-list.tsx'];
+// The list and the sign screen (route-modules.ts loadListScreen, loadSignScreen): with the document
+// screen, what cold links open most.
+const LIST_SCREEN_MODULES = ['src/views/documents/document-list.tsx', 'src/app/compose-list.ts'];
 const SIGN_SCREEN_MODULES = ['src/views/sign/sign-screen.tsx', 'src/app/compose-signing.ts'];
+// What the sign screen shares with the document screen: the pages' images, Fluent's Spinner and
+// MessageBar, and two icons. In a chunk of their own, the sign screen does not load the document
+// screen's chunk for them (some 12 KB gzipped it would not run). A folder (ending in '/') takes a
+// package's every module.
+const SHARED_SCREEN_MODULES = [
+  'src/views/document/page-images.tsx',
+  'src/views/document/pages-unavailable.tsx',
+  '@fluentui/react-spinner/',
+  '@fluentui/react-message-bar/',
+  '@fluentui/react-icons/lib/atoms/svg/signature.js',
+  '@fluentui/react-icons/lib/atoms/svg/arrow-left.js',
+];
 
 /**
  * One chunk for each screen a cold link opens most, holding the screen and all it imports beyond the
@@ -111,23 +147,28 @@ const SIGN_SCREEN_MODULES = ['src/views/sign/sign-screen.tsx', 'src/app/compose-
  * (one per set of screens sharing a module). Over HTTP/1.1 a browser fetches six files at a time, so
  * those came in waves of round trips. In this order, each chunk holds what the ones before it do not:
  * the list's chunk holds the Fluent components most screens share, the document screen's what it adds,
- * and the sign screen's what it adds to both. A later screen loads the earlier chunks (the sign screen
- * about 12 KB gzipped of the document screen's code it does not run); bench/bundle reports the sizes.
+ * and the sign screen's what it adds to both. A later screen loads the earlier chunks it takes modules
+ * from (the sign screen: the list's, and the parts it shares with the document screen); bench/bundle
+ * reports the sizes.
  */
 const SCREEN_CHUNKS: { name: string; modules: string[] }[] = [
   { name: 'list-screen', modules: LIST_SCREEN_MODULES },
+  { name: 'screen-parts', modules: SHARED_SCREEN_MODULES },
   { name: 'document-screen', modules: DOCUMENT_SCREEN_MODULES },
   { name: 'sign-screen', modules: SIGN_SCREEN_MODULES },
 ];
 
-/** Whether a bundler module id is the project's file `module` ('src/...'), on any platform. */
+/** Whether a bundler module id is the file `module` ('src/...'), or in the folder `module` ('pkg/'). */
 function isModuleId(id: string | null | undefined, module: string): boolean {
-  return id?.replaceAll('\\', '/').endsWith(`/${module}`) === true;
+  const file = id?.replaceAll('\\', '/');
+  if (file === undefined) return false;
+  return module.endsWith('/') ? file.includes(`/${module}`) : file.endsWith(`/${module}`);
 }
 
 type BundleChunk = {
   type: 'chunk';
   fileName: string;
+  code: string;
   facadeModuleId?: string | null;
   imports: string[];
   isEntry: boolean;
@@ -144,29 +185,153 @@ function chunksOf(bundle: Record<string, unknown>): BundleChunk[] {
  * The files a set of dynamically imported modules needs beyond what the page already loads: their
  * chunks and everything those import, less the entry's own static graph (already modulepreloaded).
  */
-function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): string[] {
-  const chunks = chunksOf(bundle);
-  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const reach = (start: BundleChunk[]): Set<string> => {
-    const seen = new Set<string>();
-    const visit = (chunk: BundleChunk | undefined) => {
-      if (chunk === undefined || seen.has(chunk.fileName)) return;
-      seen.add(chunk.fileName);
-      for (const imported of chunk.imports) visit(byFile.get(imported));
-    };
-    start.forEach(visit);
-    return seen;
+/** The chunks `start` loads: themselves and, one after the other, the chunks they import. */
+function reachableChunks(bundle: Record<string, unknown>, start: BundleChunk[]): Set<string> {
+  const byFile = new Map(chunksOf(bundle).map((chunk) => [chunk.fileName, chunk]));
+  const seen = new Set<string>();
+  const visit = (chunk: BundleChunk | undefined) => {
+    if (chunk === undefined || seen.has(chunk.fileName)) return;
+    seen.add(chunk.fileName);
+    for (const imported of chunk.imports) visit(byFile.get(imported));
   };
-  const loadedByThePage = reach(chunks.filter((chunk) => chunk.isEntry));
+  start.forEach(visit);
+  return seen;
+}
+
+/** The chunks every page loads: the entry's and what it imports (its static graph). */
+function pageChunks(bundle: Record<string, unknown>): Set<string> {
+  return reachableChunks(
+    bundle,
+    chunksOf(bundle).filter((chunk) => chunk.isEntry),
+  );
+}
+
+/** The files of the chunks holding `modules` and what they import, less what every page loads. */
+function chunkFileNamesFor(bundle: Record<string, unknown>, modules: string[]): string[] {
+  const chunks = chunksOf(bundle);
+  const loadedByThePage = pageChunks(bundle);
   const facades = modules.map((module) => {
     // A screen's module is its chunk's facade, or one module of a screen chunk (SCREEN_CHUNKS).
     const facade =
       chunks.find((chunk) => isModuleId(chunk.facadeModuleId, module)) ??
       chunks.find((chunk) => chunk.moduleIds.some((id) => isModuleId(id, module)));
-    if (facade === undefined) throw new Error(`paraph:early-start: no chunk for ${module}`);
+    if (facade === undefined) throw new Error(`paraph: no chunk for ${module}`);
     return facade;
   });
-  return [...reach(facades)].filter((file) => !loadedByThePage.has(file)).map((file) => `${BASE}${file}`);
+  return [...reachableChunks(bundle, facades)].filter((file) => !loadedByThePage.has(file));
+}
+
+/**
+ * The files a set of dynamically imported modules needs beyond what the page already loads: their
+ * chunks and everything those import, less the entry's own static graph (already modulepreloaded).
+ */
+function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): string[] {
+  return chunkFileNamesFor(bundle, modules).map((file) => `${BASE}${file}`);
+}
+
+// Modules whose own dynamic imports load no code that shows a message: the catalogs' and the dark
+// theme's loaders (the theme is loaded before the first render on a dark page).
+const LOADS_NO_MESSAGES = ['src/i18n/messages.ts', 'src/services/theme.ts'];
+
+/** Each language's two catalog files (by locale), once the build has written them. */
+type CatalogFiles = Map<string, { first: string; rest: string }>;
+
+/** Calls `visit` on every node of an ESTree program (objects with a string `type`). */
+function walkNodes(node: unknown, visit: (node: { type: string; [key: string]: unknown }) => void): void {
+  if (Array.isArray(node)) {
+    for (const child of node) walkNodes(child, visit);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const record = node as { type?: unknown; [key: string]: unknown };
+  if (typeof record.type === 'string') visit(record as { type: string; [key: string]: unknown });
+  for (const value of Object.values(record)) if (typeof value === 'object') walkNodes(value, visit);
+}
+
+/**
+ * Each language's catalog in two parts (docs/decisions.md "The first screen's bundle"): the messages the
+ * first screen's code names (the page's chunks and the list's, read once they are built:
+ * scripts/catalog-parts.ts), some 2 KB gzipped, and the rest, some 10 KB. Both are written parsed, so
+ * the ICU parser (about 8 KB gzipped) stays out of the bundle: react-intl formats parsed messages with
+ * the parser aliased away (dev and tests keep plain strings); a message that fails to parse fails the
+ * build. The page names the files (earlyStart); src/i18n/messages.ts loads them, and every dynamic
+ * import in src but the list's waits for the second part (withMessages), so code loaded on demand
+ * never meets a message that is not there yet.
+ */
+function catalogParts(files: CatalogFiles): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'paraph:catalog-parts',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    transform(code, id) {
+      if (!/[\\/]src[\\/].*\.tsx?$/.test(id) || !code.includes('import(')) return null;
+      if (LOADS_NO_MESSAGES.some((module) => isModuleId(id, module))) return null;
+      const calls: { start: number; end: number }[] = [];
+      walkNodes(this.parse(code), (node) => {
+        if (node.type !== 'ImportExpression') return;
+        const source = node.source as { type: string; value?: unknown };
+        // Packages (the inspector) show no message; relative imports are the app's own code.
+        if (source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+          return;
+        const target = path
+          .relative(root, path.resolve(path.dirname(id), source.value))
+          .replaceAll('\\', '/');
+        // The list's code names only messages of the first part: it does not wait for the second.
+        if (LIST_SCREEN_MODULES.some((module) => module.replace(/\.tsx?$/, '') === target)) return;
+        const start = node.start as number;
+        const end = node.end as number;
+        if (code.slice(start, start + 'import('.length) !== 'import(')
+          throw new Error(`paraph:catalog-parts: no import at ${id}:${start}`);
+        calls.push({ start, end });
+      });
+      if (calls.length === 0) return null;
+      let rewritten = code;
+      for (const { start, end } of calls.sort((a, b) => b.start - a.start)) {
+        const call = rewritten.slice(start, end);
+        rewritten = `${rewritten.slice(0, start)}__withMessages(${call})${rewritten.slice(end)}`;
+      }
+      // On the first line, so the lines below keep their numbers for the source map.
+      const helper = "import { withMessages as __withMessages } from '/src/i18n/messages.ts'; ";
+      return { code: helper + rewritten, map: null };
+    },
+    generateBundle: {
+      order: 'pre',
+      async handler(_options, bundle) {
+        const firstScreen = new Set([
+          ...pageChunks(bundle),
+          ...chunkFileNamesFor(bundle, LIST_SCREEN_MODULES),
+        ]);
+        const code = chunksOf(bundle)
+          .filter((chunk) => firstScreen.has(chunk.fileName))
+          .map((chunk) => chunk.code)
+          .join('\n');
+        const catalogs = new Map<string, Record<string, string>>();
+        for (const locale of LOCALES) {
+          const file = path.join(root, 'src', 'i18n', `${locale}.json`);
+          catalogs.set(locale, JSON.parse(await readFile(file, 'utf8')) as Record<string, string>);
+        }
+        const firstIds = messageIdsIn(code, Object.keys(catalogs.get('en') ?? {}));
+        for (const [locale, messages] of catalogs) {
+          const parsed = Object.fromEntries(
+            Object.entries(messages).map(([id, message]) => [id, parse(message)]),
+          );
+          const parts = splitCatalog(parsed, firstIds);
+          const emit = (part: 'first' | 'rest') =>
+            this.getFileName(
+              this.emitFile({
+                type: 'asset',
+                name: `${locale}-${part}.js`,
+                source: `export default ${JSON.stringify(parts[part])};\n`,
+              }),
+            );
+          files.set(locale, { first: emit('first'), rest: emit('rest') });
+        }
+      },
+    },
+  };
 }
 
 /**
@@ -176,7 +341,7 @@ function chunkFilesFor(bundle: Record<string, unknown>, modules: string[]): stri
  * document screen's and viewer's code (as modulepreload, fetched and compiled beside the bundle). Their file names carry content hashes, so the build writes
  * them into the page for that script to read.
  */
-function earlyStart(): Plugin {
+function earlyStart(catalogFiles: CatalogFiles): Plugin {
   let script = '';
   return {
     name: 'paraph:early-start',
@@ -203,9 +368,12 @@ function earlyStart(): Plugin {
         const darkTheme = chunkFilesFor(bundle, ['src/services/dark-theme.ts']);
         const list = chunkFilesFor(bundle, LIST_SCREEN_MODULES);
         const sign = chunkFilesFor(bundle, SIGN_SCREEN_MODULES);
-        const catalogs = (['en', 'es', 'fr'] as const).map(
-          (locale) => `${locale}=${chunkFilesFor(bundle, [`src/i18n/${locale}.json`]).join(',')}`,
-        );
+        const catalogs = (part: 'first' | 'rest') =>
+          LOCALES.map((locale) => {
+            const file = catalogFiles.get(locale)?.[part];
+            if (file === undefined) throw new Error(`paraph:early-start: no ${part} part of ${locale}`);
+            return `${locale}=${BASE}${file}`;
+          }).join(' ');
         const meta = (name: string, content: string) => `<meta name="${name}" content="${content}">`;
         // The page's own style sheet (global.css, under 1 KB) goes into the page: as a file it cost the first
         // paint a round trip of its own.
@@ -220,7 +388,8 @@ function earlyStart(): Plugin {
           meta('paraph-pdf-worker', `${BASE}${worker}`),
           meta('paraph-document-chunks', screen.join(' ')),
           meta('paraph-pdf-chunks', viewer.join(' ')),
-          meta('paraph-catalogs', catalogs.join(' ')),
+          meta('paraph-catalogs', catalogs('first')),
+          meta('paraph-catalog-rests', catalogs('rest')),
           meta('paraph-dark-theme', darkTheme.join(' ')),
           meta('paraph-list-chunks', list.join(' ')),
           meta('paraph-sign-chunks', sign.join(' ')),
@@ -279,54 +448,65 @@ function quickGuides(): Plugin {
   };
 }
 
-export default defineConfig(({ command, mode }) => ({
-  base: BASE,
-  plugins: [react(), iconAtoms(), precompiledCatalogs(), earlyStart(), quickGuides()],
-  resolve: {
-    alias:
-      command === 'build'
-        ? [
-            {
-              find: /^@formatjs\/icu-messageformat-parser$/,
-              replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
-            },
-            // Left-to-right languages only: src/app/ltr-only-rtl-css-js.ts says why, and when to drop it.
-            { find: /^rtl-css-js\/core$/, replacement: '/src/app/ltr-only-rtl-css-js.ts' },
-          ]
-        : [],
-  },
-  define: {
-    // A build made with VITE_XSTATE_INSPECT=true reports every actor to the Stately inspector.
-    'import.meta.env.VITE_XSTATE_INSPECT': JSON.stringify(
-      loadEnv(mode, process.cwd(), 'VITE_').VITE_XSTATE_INSPECT ?? 'false',
-    ),
-  },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: true,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            ...LAZY_VENDOR_CHUNKS.map((chunk) => ({ name: chunk.name, test: chunk.test })),
-            { name: 'start', tags: ['$initial'] },
-            // The screen's own modules are captured, and with them (includeDependenciesRecursively) all they import.
-            ...SCREEN_CHUNKS.map((chunk) => ({
-              name: chunk.name,
-              test: (id: string) => chunk.modules.some((module) => isModuleId(id, module)),
-            })),
-          ],
+export default defineConfig(({ command, mode }) => {
+  const catalogFiles: CatalogFiles = new Map();
+  return {
+    base: BASE,
+    plugins: [
+      react(),
+      iconAtoms(),
+      inlineFluentTokens(),
+      lightThemeValues(),
+      catalogParts(catalogFiles),
+      earlyStart(catalogFiles),
+      quickGuides(),
+    ],
+    resolve: {
+      alias:
+        command === 'build'
+          ? [
+              {
+                find: /^@formatjs\/icu-messageformat-parser$/,
+                replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
+              },
+              // Left-to-right languages only: src/app/ltr-only-rtl-css-js.ts says why, and when to drop it.
+              { find: /^rtl-css-js\/core$/, replacement: '/src/app/ltr-only-rtl-css-js.ts' },
+            ]
+          : [],
+    },
+    define: {
+      // A build made with VITE_XSTATE_INSPECT=true reports every actor to the Stately inspector.
+      'import.meta.env.VITE_XSTATE_INSPECT': JSON.stringify(
+        loadEnv(mode, process.cwd(), 'VITE_').VITE_XSTATE_INSPECT ?? 'false',
+      ),
+    },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      sourcemap: true,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              ...LAZY_VENDOR_CHUNKS.map((chunk) => ({ name: chunk.name, test: chunk.test })),
+              { name: 'start', tags: ['$initial'] },
+              // The screen's own modules are captured, and with them (includeDependenciesRecursively) all they import.
+              ...SCREEN_CHUNKS.map((chunk) => ({
+                name: chunk.name,
+                test: (id: string) => chunk.modules.some((module) => isModuleId(id, module)),
+              })),
+            ],
+          },
         },
       },
     },
-  },
-  server: {
-    proxy: {
-      '/api': API_ORIGIN,
-      '/sign_in': API_ORIGIN,
-      '/storage': API_ORIGIN,
-      '/idp': API_ORIGIN,
+    server: {
+      proxy: {
+        '/api': API_ORIGIN,
+        '/sign_in': API_ORIGIN,
+        '/storage': API_ORIGIN,
+        '/idp': API_ORIGIN,
+      },
     },
-  },
-}));
+  };
+});

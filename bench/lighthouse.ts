@@ -1,8 +1,8 @@
 // bench/lighthouse: Lighthouse 12 with its default config (the mobile profile: a Moto G Power screen,
 // simulated slow 4G and a 4x slower CPU) on two screens of a signed-in demo account, each audited
 // RUNS times: /app/documents (ada's demo documents) and the sign screen of the demo document ada can
-// sign. Prints the median score of performance, accessibility and best practices against the issue's
-// targets (100 / >= 90 / >= 95), the main performance metrics, and, for a category below its target,
+// sign. Prints the median score of performance, accessibility and best practices against their
+// targets (>= 95 / 100 / >= 95), the main performance metrics, and, for a category below its target,
 // the audits that cost it points. A missed target is a note; a Lighthouse crash is a problem.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,7 +27,7 @@ const IMAGE_JOBS_TIMEOUT_MS = 60_000;
 // The demo document waiting for ada's signature (server/seed.ts).
 const SIGN_DOCUMENT = 'Office lease 2025';
 const CATEGORIES = [
-  { id: 'performance', key: 'Performance', target: 90 },
+  { id: 'performance', key: 'Performance', target: 95 },
   { id: 'accessibility', key: 'Accessibility', target: 100 },
   { id: 'best-practices', key: 'BestPractices', target: 95 },
 ] as const;

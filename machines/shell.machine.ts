@@ -275,8 +275,12 @@ export function createShellMachine(parts: ShellParts) {
   });
 }
 
-/** The machine with its children's placeholders: the registry, the gate and the inspector read this one. */
-export const shellMachine = createShellMachine({
+/**
+ * The machine with its children's placeholders: the registry, the gate and the inspector read this one.
+ * The app runs src/app/compose.ts's instead and names this one only as a type: marked pure, the build
+ * leaves it out, and with it the start-up cost of building every child machine's state tree once more.
+ */
+export const shellMachine = /* @__PURE__ */ createShellMachine({
   session: sessionMachine,
   modal: modalMachine,
   documentActions: documentActionsMachine,

@@ -1,18 +1,15 @@
 // The composition root: each machine gets the browser's real actors and actions here, once, so the
 // machine the app runs is the very one the tests and the QA paths exercise with fakes. Machines only a
 // lazily loaded screen needs are composed in compose-<screen>.ts beside this file, so they load with it.
-import { documentListMachine } from '../../machines/document-list.machine';
 import { modalMachine } from '../../machines/modal.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import { createShellMachine } from '../../machines/shell.machine';
-import { fetchPage } from '../services/documents';
 import {
   goToLoginError,
   goToLoginTimeout,
   goToLogOut,
   goToReturnUrl,
   redirectToLogin,
-  scrollToTop,
 } from '../services/navigation';
 import { fetchProfile, fetchToken } from '../services/session';
 import { postAccessToken } from '../services/mobile-wrapper';
@@ -44,9 +41,4 @@ export const shellLogic = createShellMachine({
   documentActions: documentActionsLogic,
   welcome: welcomeLogic,
   language: languageLogic,
-});
-
-export const documentListLogic = documentListMachine.provide({
-  actors: { fetchPage },
-  actions: { scrollToTop: () => scrollToTop() },
 });

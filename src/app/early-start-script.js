@@ -96,14 +96,21 @@
     }
     return 'en';
   }
-  function preloadCatalog() {
-    var meta = document.querySelector('meta[name="paraph-catalogs"]');
+  function preloadCatalogPart(name, locale) {
+    var meta = document.querySelector('meta[name="' + name + '"]');
     var entries = meta ? (meta.getAttribute('content') || '').split(' ') : [];
-    var locale = detectLocale();
     for (var index = 0; index < entries.length; index += 1) {
       var pair = entries[index].split('=');
       if (pair[0] === locale && pair[1]) addModulePreloads(pair[1].split(','));
     }
+  }
+  // The list's routes, and the app's root, which shows the list.
+  var LIST_PATH = /^\/app\/((documents(\/[^/]+)?|archive)\/?)?$/;
+  function preloadCatalog() {
+    var locale = detectLocale();
+    preloadCatalogPart('paraph-catalogs', locale);
+    // Every screen but the list needs the catalog's second part at once (src/i18n/messages.ts).
+    if (!LIST_PATH.test(window.location.pathname)) preloadCatalogPart('paraph-catalog-rests', locale);
   }
   // Light or dark as src/services/theme.ts resolves it: the stored choice (`theme`: system, light or
   // dark; anything else is system), else the system's scheme. This script is loaded without `async`, so
@@ -140,12 +147,24 @@
   } catch {
     // The app loads its catalog itself.
   }
+  // The page's first use of Intl loads the browser's locale data: some 50 ms on a fast machine, about
+  // four times that on a slow phone, which react-intl's set-up would pay in the app's first render. In a
+  // task of its own here it runs while the bundle is still downloading, when the main thread is idle.
+  window.setTimeout(function () {
+    try {
+      var locale = detectLocale();
+      new Intl.DateTimeFormat(locale).format(0);
+      new Intl.NumberFormat(locale).format(0);
+    } catch {
+      // Nothing is lost: the app's first formatter loads the data instead.
+    }
+  }, 0);
   // Every signed-in screen waits for the profile, then for its own code (src/app/preload.ts asks for the
   // same once the bundle has run): the list and the sign screen, the two a cold link opens most, have
   // their code named in the page.
   function preloadScreen(path) {
     if (/^\/app\/sign\/[^/]+(\/signature(-preview)?)?\/?$/.test(path)) preloadModules('paraph-sign-chunks');
-    else if (/^\/app\/(documents(\/[^/]+)?)?\/?$/.test(path)) preloadModules('paraph-list-chunks');
+    else if (LIST_PATH.test(path)) preloadModules('paraph-list-chunks');
   }
   try {
     var path = window.location.pathname;

@@ -7,9 +7,12 @@ import { readDocument } from '../services/documents';
 import { APP_BASE } from '../services/navigation';
 import { preloadProfile } from '../services/session';
 import { drawsPdf, loadPdfEngine, preloadPdfEngine } from '../views/document/pdf-viewer-loader';
-import { loadDocumentScreen } from './route-modules';
+import { loadDocumentScreen, loadListScreen, loadSignScreen } from './route-modules';
 
 const DOCUMENT_PATH = /^\/document\/(?:view\/|details\/)?([^/]+)\/?$/;
+// The list's routes (and the app's root, which goes to the list) and the sign screen's three pages.
+const LIST_PATH = /^(?:\/(?:documents(?:\/[^/]+)?|archive))?\/?$/;
+const SIGN_PATH = /^\/sign\/[^/]+(?:\/signature(?:-preview)?)?\/?$/;
 
 /** The document id a path under the app opens, if it opens one. */
 export function documentIdOfPath(pathname: string): string | null {
@@ -37,6 +40,11 @@ function isPublicPath(pathname: string): boolean {
 export function preloadForLocation(pathname: string, hasToken: boolean): void {
   if (!hasToken || isPublicPath(pathname)) return;
   preloadProfile();
+  // The screen's code (its files already fetched: the page's early start names them) is evaluated while
+  // the profile is on its way, so the screen shows as soon as the profile is in.
+  const path = pathname.startsWith(APP_BASE) ? pathname.slice(APP_BASE.length) : null;
+  if (path !== null && LIST_PATH.test(path)) loadListScreen().catch(() => {});
+  if (path !== null && SIGN_PATH.test(path)) loadSignScreen().catch(() => {});
   const documentId = documentIdOfPath(pathname);
   if (documentId === null) return;
   // Failures surface when the screen itself asks; here they are only kept from being unhandled.

@@ -1,6 +1,6 @@
 // A protected screen asks the session for a profile when it mounts (which redirects to the login page
 // when there is no token) and renders only once the profile is loaded (spec 000 §4 "Profile").
-import { useEffect, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { currentAppUrl } from '../services/navigation';
 import { Busy } from '../views/busy';
@@ -9,8 +9,12 @@ import { SessionContext } from './session';
 export function Protected({ children }: { children: ReactNode }) {
   const intl = useIntl();
   const session = SessionContext.useActorRef();
-  const hasProfile = SessionContext.useSelector(
-    (snapshot) => snapshot.hasTag('authenticated') && snapshot.context.profile !== null,
+  // The shell and the screen mount in the background once the profile is in: an actor's change renders
+  // at once and whole, so without it their first render is one long task that blocks the page.
+  const hasProfile = useDeferredValue(
+    SessionContext.useSelector(
+      (snapshot) => snapshot.hasTag('authenticated') && snapshot.context.profile !== null,
+    ),
   );
 
   useEffect(() => {

@@ -10,6 +10,10 @@ export const loadDocumentScreen = loader(() =>
   ]),
 );
 
+export const loadListScreen = loader(() =>
+  Promise.all([import('../views/documents/document-list'), import('./compose-list')]),
+);
+
 export const loadSettingsScreen = loader(() =>
   Promise.all([import('../views/settings/settings-page'), import('./compose-settings')]),
 );

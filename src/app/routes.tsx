@@ -9,19 +9,25 @@ import { categoryOfSlug } from '../views/documents/categories';
 import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
 import type { SignPage } from '../views/sign/sign-screen';
-import { documentListLogic } from './compose';
 import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
 import { SessionContext } from './session';
 import { useShell } from './shell-context';
-import { loadDocumentScreen, loadSettingsScreen, loadSignScreen } from './route-modules';
+import { loadDocumentScreen, loadListScreen, loadSettingsScreen, loadSignScreen } from './route-modules';
 import { preloadedLazy } from '../views/preloaded-lazy';
 
 const LoginPage = lazy(() => import('../views/login/login-page').then((m) => ({ default: m.LoginPage })));
 const AuthPage = lazy(() => import('../views/login/auth-page').then((m) => ({ default: m.AuthPage })));
-const DocumentList = lazy(() =>
-  import('../views/documents/document-list').then((m) => ({ default: m.DocumentList })),
+// The list and its machine load together; a list link opened cold has them preloaded (preload.ts), and
+// the list then renders without waiting.
+const DocumentList = preloadedLazy(
+  loadListScreen,
+  ([list, compose]) =>
+    function ComposedDocumentList(props: { category: DocumentCategory; query: string }) {
+      return <list.DocumentList {...props} logic={compose.documentListLogic} />;
+    },
+  <Loading />,
 );
 // The document screen's machine is composed in its own module, so it loads with the screen; a document
 // link opened cold has it preloaded (preload.ts), and it then renders without waiting.
@@ -125,10 +131,10 @@ const SettingsScreen = lazy(async () => {
 // The sign screen, its placement page and its preview share one layout (one signing actor). The profile
 // gives the signer's address (their place in a flow) and the settings' default location; the
 // placement editor is the sign flows' one.
-const SignScreen = lazy(async () => {
-  const [screen, compose] = await loadSignScreen();
-  return {
-    default: function SignScreenWithLogic(props: { documentId: string; page: SignPage }) {
+const SignScreen = preloadedLazy(
+  loadSignScreen,
+  ([screen, compose]) =>
+    function SignScreenWithLogic(props: { documentId: string; page: SignPage }) {
       const profile = SessionContext.useSelector((snapshot) => snapshot.context.profile);
       const shell = useShell();
       const logic = useMemo(() => compose.composeSigning(shell), [shell]);
@@ -146,8 +152,8 @@ const SignScreen = lazy(async () => {
         />
       );
     },
-  };
-});
+  <Loading />,
+);
 const ReleasesPage = lazy(() =>
   import('../views/releases/releases-page').then((m) => ({ default: m.ReleasesPage })),
 );
@@ -227,7 +233,7 @@ function Loading() {
 }
 
 function ListRoute({ category }: { category: DocumentCategory }) {
-  return <DocumentList key={category} logic={documentListLogic} category={category} query={useSearch()} />;
+  return <DocumentList key={category} category={category} query={useSearch()} />;
 }
 
 function CategoryRoute({ slug }: { slug: string | undefined }) {

@@ -1,16 +1,11 @@
-// Browser effects that follow a screen's actor, composed here so the screens' views import no service:
-// a mobile wrapper told the location of each sign request, and a sign flow draft kept when the session
-// ends under it (the form's state is read at that moment, never copied into another actor).
+// A browser effect that follows the sign flow form's actor, composed here so the screen's views import no
+// service: a sign flow draft kept when the session ends under it (the form's state is read at that
+// moment, never copied into another actor). The sign screen's own is in signing-effects.ts.
 import { useEffect } from 'react';
 import type { AnyActorRef } from 'xstate';
 import { draftOf, type SignFlowFormContext } from '../../machines/sign-flow-form.machine';
 import { onUnauthorized } from '../api/client';
-import { watchSigningLocation } from '../services/mobile-wrapper';
 import { storeDraft } from '../services/sign-flow-form';
-
-export function useSigningLocationForWrapper(signing: Parameters<typeof watchSigningLocation>[0]): void {
-  useEffect(() => watchSigningLocation(signing), [signing]);
-}
 
 type FormActor = Pick<AnyActorRef, 'getSnapshot'>;
 

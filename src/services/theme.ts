@@ -5,7 +5,8 @@
 // are simply what the next read says once the listeners are told.
 // The dark theme's tokens load only where dark is in effect (src/services/dark-theme.ts): main.tsx waits
 // for them before the first render on a dark page, and a later switch to dark applies once they are here.
-import { webLightTheme, type Theme } from '@fluentui/react-components';
+import type { Theme } from '@fluentui/react-components';
+import { webLightTheme } from './light-theme';
 
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];

@@ -42,6 +42,8 @@ const network = await vi.hoisted(async () => {
 // The screen's code and pdfjs are not what these tests are about: the preload is only seen to ask for them.
 const screens = vi.hoisted(() => ({
   loadDocumentScreen: vi.fn(),
+  loadListScreen: vi.fn(),
+  loadSignScreen: vi.fn(),
   preloadPdfEngine: vi.fn(),
   preopenPdf: vi.fn(),
   drawsPdf: { value: false },
@@ -49,6 +51,14 @@ const screens = vi.hoisted(() => ({
 vi.mock('../../src/app/route-modules', () => ({
   loadDocumentScreen: () => {
     screens.loadDocumentScreen();
+    return Promise.resolve([]);
+  },
+  loadListScreen: () => {
+    screens.loadListScreen();
+    return Promise.resolve([]);
+  },
+  loadSignScreen: () => {
+    screens.loadSignScreen();
     return Promise.resolve([]);
   },
 }));
@@ -181,6 +191,33 @@ describe('the start-up preload of a document link', () => {
     expect(screens.loadDocumentScreen).not.toHaveBeenCalled();
     expect(screens.preloadPdfEngine).not.toHaveBeenCalled();
     // The session's first load takes it, so the next test starts without one.
+    void toPromise(createActor(fetchProfile).start()).catch(() => {});
+  });
+
+  it("loads the list's or the sign screen's code on their links, and neither elsewhere", async () => {
+    const cases: [string, 'list' | 'sign' | null][] = [
+      ['/app/documents', 'list'],
+      ['/app/documents/to_do', 'list'],
+      ['/app/archive', 'list'],
+      ['/app/', 'list'],
+      ['/app/sign/doc-13', 'sign'],
+      ['/app/sign/doc-13/signature-preview', 'sign'],
+      ['/app/settings', null],
+      ['/app/document/doc-14', null],
+    ];
+    for (const [path, screen] of cases) {
+      screens.loadListScreen.mockClear();
+      screens.loadSignScreen.mockClear();
+      preloadForLocation(path, true);
+      expect(screens.loadListScreen, path).toHaveBeenCalledTimes(screen === 'list' ? 1 : 0);
+      expect(screens.loadSignScreen, path).toHaveBeenCalledTimes(screen === 'sign' ? 1 : 0);
+    }
+    // Without a token the login page comes first: nothing is loaded for a screen.
+    screens.loadListScreen.mockClear();
+    preloadForLocation('/app/documents', false);
+    expect(screens.loadListScreen).not.toHaveBeenCalled();
+    await settle();
+    // The session's first load takes the preloaded profile, so the next test starts without one.
     void toPromise(createActor(fetchProfile).start()).catch(() => {});
   });
 

@@ -45,6 +45,7 @@ const PAGE_HINTS: Record<string, string> = {
   'paraph-document-chunks': '/app/assets/document-page-1.js /app/assets/details-panel-2.js',
   'paraph-pdf-chunks': '/app/assets/pdf-engine-3.js /app/assets/pdfjs-4.js',
   'paraph-catalogs': 'en=/app/assets/en-5.js es=/app/assets/es-6.js fr=/app/assets/fr-7.js',
+  'paraph-catalog-rests': 'en=/app/assets/en-12.js es=/app/assets/es-13.js fr=/app/assets/fr-14.js',
   'paraph-dark-theme': '/app/assets/dark-theme-8.js',
   'paraph-list-chunks': '/app/assets/document-list-9.js',
   'paraph-sign-chunks': '/app/assets/sign-screen-10.js /app/assets/compose-signing-11.js',
@@ -150,13 +151,17 @@ describe('src/app/early-start-script.js', () => {
     const signScreen = ['/app/assets/sign-screen-10.js', '/app/assets/compose-signing-11.js'];
     // A sign link also asks for what the sign screen loads (tests/views/sign-early-start.test.tsx).
     const signReads = ['/api/documents/abc', '/api/smart_cards'];
+    const list = ['/app/assets/document-list-9.js'];
+    // Every screen but the list needs the catalog's second part at once (src/i18n/messages.ts).
+    const rest = '/app/assets/en-12.js';
     const cases: [string, string[], string[]][] = [
-      ['/app/', ['/app/assets/document-list-9.js'], []],
-      ['/app/documents', ['/app/assets/document-list-9.js'], []],
-      ['/app/documents/to-do', ['/app/assets/document-list-9.js'], []],
-      ['/app/sign/abc', signScreen, signReads],
-      ['/app/sign/abc/signature', signScreen, signReads],
-      ['/app/settings', [], []],
+      ['/app/', list, []],
+      ['/app/documents', list, []],
+      ['/app/documents/to-do', list, []],
+      ['/app/archive', list, []],
+      ['/app/sign/abc', [rest, ...signScreen], signReads],
+      ['/app/sign/abc/signature', [rest, ...signScreen], signReads],
+      ['/app/settings', [rest], []],
     ];
     for (const [path, screen, reads] of cases) {
       delete window.__paraphEarly;
@@ -180,7 +185,7 @@ describe('src/app/early-start-script.js', () => {
       fetchCalls = [];
       runScript(path);
       expect(fetchCalls, path).toEqual([]);
-      expect(preloaded('modulepreload'), path).toEqual(['/app/assets/en-5.js']);
+      expect(preloaded('modulepreload'), path).toEqual(['/app/assets/en-5.js', rest]);
     }
     fetchCalls = [];
     runScript('/app/documents', { token: null });
@@ -215,7 +220,8 @@ describe('src/app/early-start-script.js', () => {
     runScript('/app/document/abc');
     const screen = PAGE_HINTS['paraph-document-chunks']?.split(' ') ?? [];
     const pdfjs = PAGE_HINTS['paraph-pdf-chunks']?.split(' ') ?? [];
-    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js', ...screen, ...pdfjs]);
+    const catalog = ['/app/assets/en-5.js', '/app/assets/en-12.js'];
+    expect(preloaded('modulepreload')).toEqual([...catalog, ...screen, ...pdfjs]);
     // As the build's own modulepreload links, so that the app's import finds this very request.
     for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')) {
       expect(link.crossOrigin).toBe('');
@@ -223,13 +229,13 @@ describe('src/app/early-start-script.js', () => {
 
     matching = new Set([MOBILE_QUERY]);
     runScript('/app/document/abc');
-    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js', ...screen]);
+    expect(preloaded('modulepreload')).toEqual([...catalog, ...screen]);
 
     runScript('/app/settings');
-    expect(preloaded('modulepreload')).toEqual(['/app/assets/en-5.js']);
+    expect(preloaded('modulepreload')).toEqual(catalog);
   });
 
-  it('preloads the catalog of the language the app will pick, on every page, signed in or not', () => {
+  it('preloads the catalog of the language the app will pick, on every page, signed in or not, and its second part on any screen but the list', () => {
     const cases: { stored: string | null; languages: string[] }[] = [
       { stored: null, languages: ['fr-BE', 'en'] },
       { stored: 'es', languages: ['fr-BE'] },
@@ -238,6 +244,7 @@ describe('src/app/early-start-script.js', () => {
       { stored: ' FR ', languages: [] },
     ];
     const catalogs = { en: '/app/assets/en-5.js', es: '/app/assets/es-6.js', fr: '/app/assets/fr-7.js' };
+    const rests = { en: '/app/assets/en-12.js', es: '/app/assets/es-13.js', fr: '/app/assets/fr-14.js' };
     for (const { stored, languages } of cases) {
       vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
       vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? 'en-US');
@@ -247,7 +254,10 @@ describe('src/app/early-start-script.js', () => {
       for (const tag of document.head.querySelectorAll('link')) tag.remove();
       new Function(SCRIPT)();
       const expected = detectLocale(stored, languages.length > 0 ? languages : [navigator.language]);
-      expect(preloaded('modulepreload'), JSON.stringify({ stored, languages })).toEqual([catalogs[expected]]);
+      expect(preloaded('modulepreload'), JSON.stringify({ stored, languages })).toEqual([
+        catalogs[expected],
+        rests[expected],
+      ]);
     }
 
     // A mobile wrapper's forceLocale wins; an unknown one means English.

@@ -10,7 +10,7 @@ describe('sign screen: the form', () => {
   it('shows the document, the cards with the first one chosen, and the default location', async () => {
     renderSignScreen();
     await screen.findByRole('heading', { name: 'Sign the document' });
-    const block = screen.getByText('d1.pdf').closest('dl');
+    const block = (await screen.findByText('d1.pdf')).closest('dl');
     if (!block) throw new Error('the document block is missing');
     expect(block).toBeVisible();
     // Each term with the value beside it.

@@ -1,7 +1,7 @@
 // One document list screen (All, a category, or the archive): heading, search and sort, the rows as a
 // table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
 // from the document-list actor it starts; it only sends events.
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef } from 'react';
 import { Title2, makeStyles, tokens } from '@fluentui/react-components';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
@@ -60,22 +60,26 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   const isFullTable = useMediaQuery(FULL_TABLE_QUERY);
   const hasOwnerColumn = useMediaQuery(OWNER_COLUMN_QUERY);
   const isLoading = useSelector(list, (snapshot) => snapshot.matches('loading'));
-  const isFailed = useSelector(list, (snapshot) => snapshot.matches('failed'));
-  const isEmpty = useSelector(list, (snapshot) => snapshot.matches('empty'));
-  const hasRows = useSelector(list, (snapshot) => snapshot.context.documents.length > 0);
+  // A new state of the body (the rows' first render above all) comes in the background, in slices: an
+  // actor's change renders at once and whole, and a page of rows blocks a slow phone for a while.
+  const body = useDeferredValue(
+    useSelector(list, (snapshot) => {
+      if (snapshot.matches('failed')) return 'failed';
+      if (snapshot.matches('loading') && snapshot.context.documents.length === 0) return 'busy';
+      return snapshot.matches('empty') ? 'empty' : 'rows';
+    }),
+  );
   const isSearch = useSelector(list, (snapshot) => snapshot.context.isSearch);
 
-  if (isFailed) {
+  if (body === 'failed') {
     return (
       <Suspense fallback={null}>
         <ListError isSearch={isSearch} onRetry={() => list.send({ type: 'list.refresh' })} />
       </Suspense>
     );
   }
-  if (isLoading && !hasRows) {
-    return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
-  }
-  if (isEmpty) return <ListEmpty list={list} category={category} />;
+  if (body === 'busy') return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
+  if (body === 'empty') return <ListEmpty list={list} category={category} />;
   return (
     <div className={isLoading ? styles.busy : undefined}>
       {isMobile ? (

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import {
   ChevronDoubleLeft20Regular,
@@ -26,7 +27,8 @@ export function Pager({ list }: { list: DocumentListActor }) {
   const styles = useStyles();
   const intl = useIntl();
   const meta = useSelector(list, (snapshot) => snapshot.context.meta);
-  const hasRows = useSelector(list, (snapshot) => snapshot.context.documents.length > 0);
+  // Deferred as the list's body is (document-list.tsx), so the pager comes with the rows, not before.
+  const hasRows = useDeferredValue(useSelector(list, (snapshot) => snapshot.context.documents.length > 0));
   const canFirst = useSelector(list, (snapshot) => snapshot.can({ type: 'page.first' }));
   const canPrev = useSelector(list, (snapshot) => snapshot.can({ type: 'page.prev' }));
   const canNext = useSelector(list, (snapshot) => snapshot.can({ type: 'page.next' }));

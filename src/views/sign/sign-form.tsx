@@ -3,6 +3,7 @@
 // or previewed in a sign flow), the error alert and the cancel / continue buttons, with the document's
 // pages beside it on wide screens. It shows the signing actor's context and sends its events; the
 // validation itself is the machine's (signing-rules.ts).
+import { useDeferredValue } from 'react';
 import {
   Button,
   Caption1,
@@ -269,11 +270,15 @@ export function SignForm({ signing, documentId }: { signing: SigningActor; docum
   const intl = useIntl();
   const isWide = useMediaQuery(FULL_TABLE_QUERY);
   const context = useSelector(signing, (snapshot) => snapshot.context);
-  const phase = useSelector(signing, (snapshot) => {
-    // `left` is the moment before the route changes (cancel, a user who cannot sign, a confirmation).
-    if (snapshot.matches('loading') || snapshot.matches('left')) return 'loading';
-    return snapshot.matches('loadFailed') ? 'loadFailed' : 'form';
-  });
+  // The form's first render comes in the background, in slices, while the heading and the loading
+  // state stay: an actor's change renders at once and whole, which on a slow phone blocks the page.
+  const phase = useDeferredValue(
+    useSelector(signing, (snapshot) => {
+      // `left` is the moment before the route changes (cancel, a user who cannot sign, a confirmation).
+      if (snapshot.matches('loading') || snapshot.matches('left')) return 'loading';
+      return snapshot.matches('loadFailed') ? 'loadFailed' : 'form';
+    }),
+  );
   const isSubmitting = useSelector(signing, (snapshot) => snapshot.matches('submitting'));
   const isEditing = useSelector(signing, (snapshot) => snapshot.matches('editing'));
   const title = <Title2 as="h1">{intl.formatMessage({ id: 'documents.sign.title' })}</Title2>;

@@ -2,7 +2,7 @@
 // editor) and its /signature-preview page: one signing actor lives here, so the form keeps its input
 // across the three, and stops with the route, so the sign state resets on leaving (spec 001 §4). The
 // confirmation dialog is the actor's child and is rendered here, over whichever page shows.
-import { type ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { useLocation } from 'wouter';
@@ -11,10 +11,16 @@ import type { signingMachine } from '../../../machines/signing.machine';
 import { offersPlacement } from '../../../machines/signing-rules';
 import { actorOptions } from '../../app/inspect';
 import { usePageTitle } from '../../app/page-title';
-import { useSigningLocationForWrapper } from '../../app/screen-effects';
-import { ConfirmationDialog } from './confirmation-dialog';
+import { useSigningLocationForWrapper } from '../../app/signing-effects';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 import { SignForm } from './sign-form';
 import { SignaturePreview } from './signature-preview';
+
+// The confirmation dialog, with Fluent's Dialog and tabster (its focus management), is more than half
+// of the screen's code, and only a sign call opens it: its code is asked for when the form is sent,
+// beside the sign call, which takes longer.
+const loadConfirmationDialog = loader(() => import('./confirmation-dialog'));
+const ConfirmationDialog = preloadedLazy(loadConfirmationDialog, (module) => module.ConfirmationDialog);
 
 /** The placement editor's props (src/views/signflow/placement/signature-placement-page.tsx). */
 export type PlacementPageProps = {
@@ -65,6 +71,13 @@ export function SignScreen({
     signing,
     (snapshot) => snapshot.context.document?.attributes.publicImagesFileUrls ?? NO_PAGES,
   );
+  const isSigning = useSelector(
+    signing,
+    (snapshot) => snapshot.matches('submitting') || snapshot.children.confirmation !== undefined,
+  );
+  // Once sent for, the dialog stays mounted: it keeps its closing animation and clean-up.
+  const [hasDialog, setHasDialog] = useState(false);
+  if (isSigning && !hasDialog) setHasDialog(true);
   const formPath = `/sign/${encodeURIComponent(documentId)}`;
   const backToForm = () => navigate(formPath, { replace: true });
 
@@ -92,7 +105,7 @@ export function SignScreen({
   return (
     <>
       {content}
-      <ConfirmationDialog signing={signing} />
+      {hasDialog && <ConfirmationDialog signing={signing} />}
     </>
   );
 }
