@@ -10,6 +10,7 @@ const hasPostgres = (process.env.TEST_DATABASE_URL?.trim() ?? '') !== '';
 // (the sign screen's early reads, the invitation link, the error screen).
 const ISOLATED_API_TESTS = ['tests/api/pki-async-crypto.test.ts'];
 const ISOLATED_VIEW_TESTS = [
+  'tests/views/connection-request-body.test.tsx',
   'tests/views/document-actions-bar.test.tsx',
   'tests/views/document-pages-unavailable.test.tsx',
   'tests/views/document-reads.test.tsx',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test } from './fixtures.ts';
 import type { Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
-import { accessToken, baseUrl, DEMO_PASSWORD } from './support.ts';
+import { accessToken, baseUrl, DEMO_PASSWORD, IDP_CONFIRM_TIMEOUT_MS } from './support.ts';
 
 const EMAIL = 'erin@paraph.test';
 const NAME = 'Erin Evans';
@@ -204,7 +204,9 @@ test('a keyboard-only journey: sign in, upload, start a flow, place, sign and co
   await expect(idp.getByRole('heading', { name: 'Confirm your signature' })).toBeVisible();
   await tabTo(idp, idp.getByRole('button', { name: 'Confirm' }));
   await idp.keyboard.press('Enter');
-  await expect(idp.getByText(/^(Signed|Confirmed: the signature is being applied)$/)).toBeVisible();
+  await expect(idp.getByText(/^(Signed|Confirmed: the signature is being applied)$/)).toBeVisible({
+    timeout: IDP_CONFIRM_TIMEOUT_MS,
+  });
   await idp.close();
 
   // Back in the app: the dialog notices on its next poll, and Enter opens the signed document.

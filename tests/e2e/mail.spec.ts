@@ -10,6 +10,7 @@ import {
   accessToken,
   baseUrl,
   closeWelcomeIfDue,
+  IDP_CONFIRM_TIMEOUT_MS,
   personIn,
   snap,
   submitSignInForm,
@@ -92,8 +93,10 @@ test('Bob follows his e-mail to the document on his phone and signs it; Ada hear
   await expect(identityApp).toHaveURL(/\/sign_in\?return_to=/);
   await submitSignInForm(identityApp, BOB);
   await expect(identityApp.getByRole('heading', { name: 'Confirm your signature' })).toBeVisible();
-  await identityApp.getByRole('button', { name: 'Confirm' }).click();
-  await expect(identityApp.getByText(/^(Signed|Confirmed: the signature is being applied)$/)).toBeVisible();
+  await identityApp.getByRole('button', { name: 'Confirm' }).click({ timeout: IDP_CONFIRM_TIMEOUT_MS });
+  await expect(identityApp.getByText(/^(Signed|Confirmed: the signature is being applied)$/)).toBeVisible({
+    timeout: IDP_CONFIRM_TIMEOUT_MS,
+  });
   await identityApp.context().close();
 
   // The flow is complete: Ada (the owner) and Bob both hear it, with the page the signed PDF downloads from.
@@ -102,7 +105,9 @@ test('Bob follows his e-mail to the document on his phone and signs it; Ada hear
   expect(linksIn(await mailTo(BOB, `“${name}” is signed`))).toEqual([documentUrl]);
   await ada.goto(linksIn(completed)[0] ?? '');
   await expect(
-    ada.getByRole('complementary', { name: 'Document details' }).getByRole('button', { name: 'Download', exact: true }),
+    ada
+      .getByRole('complementary', { name: 'Document details' })
+      .getByRole('button', { name: 'Download', exact: true }),
   ).toBeVisible();
   await lookAt(ada, completed, 'mail-completed');
   await phone.close();

@@ -13,6 +13,7 @@ import {
   accessToken,
   baseUrl,
   documentNamed,
+  IDP_CONFIRM_TIMEOUT_MS,
   personIn,
   signIn,
   snap,
@@ -56,9 +57,9 @@ async function confirmOnPhone(
   await expect(page).toHaveURL(link);
   await expect(page.getByRole('heading', { name: 'Confirm your signature' })).toBeVisible();
   if (shot) await page.screenshot({ path: `test-results/screens/${shot}-375.png`, fullPage: true });
-  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: IDP_CONFIRM_TIMEOUT_MS });
   // The identity app says how it ended, and offers nothing more to press.
-  await expect(page.getByText(outcome)).toBeVisible();
+  await expect(page.getByText(outcome)).toBeVisible({ timeout: IDP_CONFIRM_TIMEOUT_MS });
   await expect(page.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
   await phone.close();
 }
@@ -178,8 +179,8 @@ test('Bob then Ada sign an ordered flow, each confirming in the identity app; th
   await adaPhone.screenshot({ path: 'test-results/screens/idp-list-375.png', fullPage: true });
   await adaPhone.getByRole('link', { name: new RegExp(name) }).click();
   await expect(adaPhone).toHaveURL(adaLink);
-  await adaPhone.getByRole('button', { name: 'Confirm' }).click();
-  await expect(adaPhone.getByText(SIGNED)).toBeVisible();
+  await adaPhone.getByRole('button', { name: 'Confirm' }).click({ timeout: IDP_CONFIRM_TIMEOUT_MS });
+  await expect(adaPhone.getByText(SIGNED)).toBeVisible({ timeout: IDP_CONFIRM_TIMEOUT_MS });
   await phone.close();
   await expect(ada.getByText('Your signature has been confirmed.')).toBeVisible({ timeout: 20_000 });
   await ada.getByRole('button', { name: 'Open the document' }).click();

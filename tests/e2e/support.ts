@@ -221,3 +221,10 @@ export async function pageImagesDrawn(page: Page, token: string, id: string, pag
     )
     .toBe(pages);
 }
+
+/**
+ * How long the identity app's Confirm may take to answer: the server signs the PDF (a time-stamp, the
+ * CA's revocation data) before it says how it went, and beside three other journeys' browsers and servers
+ * on two cores that has taken over 15 s, the limit of an ordinary action.
+ */
+export const IDP_CONFIRM_TIMEOUT_MS = 60_000;

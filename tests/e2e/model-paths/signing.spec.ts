@@ -9,7 +9,7 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { makePdf } from '../../fixtures/pdfs.ts';
 import { GEOCODED_CITY } from '../global-setup.ts';
-import { baseUrl, pageImagesDrawn, signIn, uploadViaApi } from '../support.ts';
+import { baseUrl, IDP_CONFIRM_TIMEOUT_MS, pageImagesDrawn, signIn, uploadViaApi } from '../support.ts';
 import {
   actorOutcome,
   coveredTransitions,
@@ -337,8 +337,10 @@ class SigningAdapter implements Adapter {
     });
     const idp = await phone.newPage();
     await idp.goto(link);
-    await idp.getByRole('button', { name: 'Confirm' }).click();
-    await expect(idp.getByText(outcome === 'confirmed' ? IDP_SIGNED : IDP_LIMIT)).toBeVisible();
+    await idp.getByRole('button', { name: 'Confirm' }).click({ timeout: IDP_CONFIRM_TIMEOUT_MS });
+    await expect(idp.getByText(outcome === 'confirmed' ? IDP_SIGNED : IDP_LIMIT)).toBeVisible({
+      timeout: IDP_CONFIRM_TIMEOUT_MS,
+    });
     await phone.close();
     // The dialog learns it on its next poll (every 5 s): that timer has to run out.
     if (outcome === 'confirmed') {
