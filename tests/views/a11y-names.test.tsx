@@ -66,6 +66,9 @@ describe('screen-reader names', () => {
     // Seen as a number on the link, heard in words after its name.
     const todo = await screen.findByRole('link', { name: 'To Do, 2 documents to do' });
     expect(within(todo).getByText('2')).toBeVisible();
+    // Named by its content, which begins with the label it shows (WCAG's label in name), not an aria-label.
+    expect(todo.getAttribute('aria-label')).toBeNull();
+    expect(within(todo).getByText('To Do')).toBeVisible();
     const connections = screen.getByRole('link', { name: 'Connections, 1 connection request' });
     expect(within(connections).getByText('1')).toBeVisible();
   });
