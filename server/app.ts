@@ -6,8 +6,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
-import openapiGlue from 'fastify-openapi-glue';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { bearerToken, userForAccessToken } from './auth/tokens.ts';
@@ -31,7 +30,8 @@ import { signFlowHandlers } from './handlers/sign-flows.ts';
 import { signingHandlers } from './handlers/signing.ts';
 import { uploadHandlers } from './handlers/uploads.ts';
 import { verificationHandlers } from './handlers/verifications.ts';
-import { apiDocument, apiOperations, loadContract } from './http/contract.ts';
+import { apiOperations, loadContract } from './http/contract.ts';
+import { contractRoutes } from './http/contract-routes.ts';
 import { frameworkError, notImplemented, registerErrorHandling, unauthorized } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -212,25 +212,28 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
     );
     // Encapsulated, so that the parsers of PDF and form bodies (which the verification handler reads
     // itself) are the API's alone: the object store's routes register their own multipart parser.
-    await app.register(async (api) => {
-      registerDeferredBodies(api);
-      await api.register(openapiGlue, {
-        specification: apiDocument(contract),
-        prefix: '/api',
-        // The glue spreads what this returns over the route it built from the contract (method, url,
-        // schema), so only the handler, the bearer check and the body's media types are given; the cast
-        // drops RouteOptions' other required fields, which the glue supplies. The bearer check runs first,
-        // so a stranger learns nothing about an operation from its body rules.
-        operationResolver: (operationId: string) => {
-          const operation = operations.get(operationId);
-          return {
-            handler: handlers[operationId as OperationId] ?? unbuilt(operationId),
+    const routes = await contractRoutes(contract);
+    await app.register(
+      async (api) => {
+        registerDeferredBodies(api);
+        // The bearer check runs first, so a stranger learns nothing about an operation from its body rules.
+        for (const route of routes) {
+          const operation = operations.get(route.operationId);
+          api.route({
+            method: route.method,
+            url: route.url,
+            // A copy: an app may change its routes' schemas (the onRoute hook above drops `response`).
+            ...(route.schema === undefined ? {} : { schema: structuredClone(route.schema) }),
+            // Typed by its operation, which the schemas above check each request against first.
+            handler: (handlers[route.operationId as OperationId] ??
+              unbuilt(route.operationId)) as unknown as RouteHandlerMethod,
             ...(operation?.requiresBearer === false ? {} : { onRequest: requireBearer }),
             preParsing: requestBodyGate(operation?.requestBody ?? null),
-          } as unknown as RouteOptions;
-        },
-      });
-    });
+          });
+        }
+      },
+      { prefix: '/api' },
+    );
 
     registerHealthRoutes(app, deps);
     await registerPkiRoutes(app, deps);
