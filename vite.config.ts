@@ -1,11 +1,12 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
-import { tokens as FLUENT_TOKENS, webLightTheme } from '@fluentui/tokens';
+import { tokens as FLUENT_TOKENS, webDarkTheme, webLightTheme } from '@fluentui/tokens';
 import react from '@vitejs/plugin-react';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineConfig, loadEnv, minify, type Plugin } from 'vite';
 import { messageIdsIn, splitCatalog } from './scripts/catalog-parts';
+import { griffelAot } from './scripts/griffel-aot';
 import { buildQuickGuides } from './scripts/quick-guides';
 import { LOCALES } from './src/i18n/locale';
 
@@ -99,18 +100,67 @@ function inlineFluentTokens(): Plugin {
   };
 }
 
+// The modules that define the themes' values rather than use them.
+const THEME_SOURCES = /[\\/]node_modules[\\/]@fluentui[\\/](tokens|react-theme)[\\/]/;
+const THEMES = [
+  { module: 'src/services/light-theme.ts', name: 'webLightTheme', theme: webLightTheme },
+  { module: 'src/services/dark-theme.ts', name: 'webDarkTheme', theme: webDarkTheme },
+];
+
 /**
- * src/services/light-theme.ts re-exports Fluent's light theme; the build writes the theme's values in
- * its place (about 470 colours, sizes and fonts, 3.4 KB gzipped), so the palettes they are derived from
- * and the deriving code (about 6 KB gzipped) stay out of the start chunk, and no start derives them.
+ * src/services/light-theme.ts and dark-theme.ts re-export Fluent's themes; the build writes each theme's
+ * values in their place, so the palettes they are derived from and the deriving code (about 6 KB
+ * gzipped) stay out of the start chunk, and no start derives them. Only the tokens that the built code
+ * names are written: a theme is a CSS variable per token on the provider's element, and more than half
+ * of Fluent's 459 tokens serve components the app does not have (avatars' and badges' palettes,
+ * inverted and brand shadows): 1.8 KB gzipped of the start chunk. What counts is every chunk's code as
+ * it is written, on-demand chunks included, where Fluent's resolved styles and the app's name each token
+ * they use (`var(--colorNeutralForeground1)`) and code reading a theme names its key. A token's name put
+ * together from parts would not be seen: no code does that. A style sheet naming a token left out fails
+ * the build.
  */
-function lightThemeValues(): Plugin {
+function themeValues(): Plugin {
+  const allNames = new Set(THEMES.flatMap(({ theme }) => Object.keys(theme)));
+  const placeholder = (name: string) => `__paraphThemeValues_${name}`;
+  let written = new Set<string>();
   return {
-    name: 'paraph:light-theme-values',
+    name: 'paraph:theme-values',
     apply: 'build',
     load(id) {
-      if (!isModuleId(id, 'src/services/light-theme.ts')) return null;
-      return { code: `export const webLightTheme = ${JSON.stringify(webLightTheme)};\n`, map: null };
+      const theme = THEMES.find(({ module }) => isModuleId(id, module));
+      if (theme === undefined) return null;
+      // An undeclared global, so that nothing renames it before renderChunk writes the values in.
+      return { code: `export const ${theme.name} = ${placeholder(theme.name)};\n`, map: null };
+    },
+    renderChunk(code, _chunk, _options, { chunks }) {
+      if (!THEMES.some(({ name }) => code.includes(placeholder(name)))) return null;
+      // Every chunk's modules as they are written (after tree-shaking), the theme values' own aside.
+      const named = new Set<string>();
+      for (const chunk of Object.values(chunks)) {
+        for (const [id, module] of Object.entries(chunk.modules)) {
+          if (THEME_SOURCES.test(id) || THEMES.some(({ module: theme }) => isModuleId(id, theme))) continue;
+          for (const [word] of (module.code ?? '').matchAll(/[A-Za-z][A-Za-z0-9]*/g))
+            if (allNames.has(word)) named.add(word);
+        }
+      }
+      let rendered = code;
+      for (const { name, theme } of THEMES) {
+        const values = Object.entries(theme)
+          .filter(([token]) => named.has(token))
+          .map(([token, value]) => `${token}:${JSON.stringify(value)}`);
+        rendered = rendered.replace(placeholder(name), `{${values.join(',')}}`);
+      }
+      written = new Set([...written, ...named]);
+      return rendered === code ? null : { code: rendered, map: null };
+    },
+    generateBundle(_options, bundle) {
+      for (const asset of Object.values(bundle)) {
+        if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
+        for (const [, token] of String(asset.source).matchAll(/--([A-Za-z][A-Za-z0-9]*)/g)) {
+          if (token !== undefined && allNames.has(token) && !written.has(token))
+            throw new Error(`paraph:theme-values: ${asset.fileName} names --${token}, which no theme has`);
+        }
+      }
     },
   };
 }
@@ -448,6 +498,10 @@ function quickGuides(): Plugin {
   };
 }
 
+// Left-to-right languages only: src/app/ltr-only-rtl-css-js.ts says why, and when to drop it (with
+// griffelAot's leftToRight).
+const LTR_ONLY = { find: /^rtl-css-js\/core$/, replacement: '/src/app/ltr-only-rtl-css-js.ts' };
+
 export default defineConfig(({ command, mode }) => {
   const catalogFiles: CatalogFiles = new Map();
   return {
@@ -456,7 +510,8 @@ export default defineConfig(({ command, mode }) => {
       react(),
       iconAtoms(),
       inlineFluentTokens(),
-      lightThemeValues(),
+      themeValues(),
+      griffelAot({ aliases: [LTR_ONLY], leftToRight: true, sourcePlugins: [iconAtoms()] }),
       catalogParts(catalogFiles),
       earlyStart(catalogFiles),
       quickGuides(),
@@ -469,8 +524,16 @@ export default defineConfig(({ command, mode }) => {
                 find: /^@formatjs\/icu-messageformat-parser$/,
                 replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
               },
-              // Left-to-right languages only: src/app/ltr-only-rtl-css-js.ts says why, and when to drop it.
-              { find: /^rtl-css-js\/core$/, replacement: '/src/app/ltr-only-rtl-css-js.ts' },
+              LTR_ONLY,
+              // React 19 has useSyncExternalStore: @xstate/react's shims for older Reacts would only hand it on.
+              {
+                find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+                replacement: 'use-sync-external-store/with-selector',
+              },
+              {
+                find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+                replacement: 'use-sync-external-store',
+              },
             ]
           : [],
     },
@@ -482,6 +545,10 @@ export default defineConfig(({ command, mode }) => {
     },
     build: {
       outDir: 'dist',
+      // Without the polyfill, a browser without modulepreload (Safari before 17, Firefox before 115)
+      // fetches the start chunk's and a screen's files when it imports them instead of beside the page:
+      // the same app, loaded later. Every other browser never ran it.
+      modulePreload: { polyfill: false },
       emptyOutDir: true,
       sourcemap: true,
       rolldownOptions: {

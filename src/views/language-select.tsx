@@ -4,12 +4,13 @@
 // signed in, so nothing is saved to a profile); the sidebar passes its own onChange, which also saves it
 // to the profile. Both show the language on screen, which the shell's language actor owns; settings shows
 // its form's choice (`value`), which applies only when the form is saved.
-import { Field, Select } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { useOptionalShell } from '../app/shell-context';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../i18n/locale';
 import type { MessageId } from '../i18n/messages';
+import { FieldFrame } from './field-frame';
+import { NativeSelect } from './native-select';
 
 const LANGUAGE_NAMES: Record<Locale, MessageId> = {
   en: 'common.language.en',
@@ -59,27 +60,30 @@ export function LanguageSelect({
   const onScreen = useShownLocale();
   const language = useLanguageActor();
   return (
-    <Field
+    <FieldFrame
       label={label ?? intl.formatMessage({ id: 'common.language' })}
-      {...(message ? { validationMessage: message, validationState: 'warning' as const } : {})}
+      warning={message}
       {...(hint ? { hint } : {})}
       {...(className ? { className } : {})}
     >
-      <Select
-        value={value ?? onScreen}
-        disabled={disabled}
-        onChange={(_event, data) => {
-          if (!isLocale(data.value)) return;
-          if (onChange) onChange(data.value);
-          else language?.send({ type: 'language.show', locale: data.value });
-        }}
-      >
-        {LOCALES.map((option) => (
-          <option key={option} value={option} lang={option}>
-            {intl.formatMessage({ id: LANGUAGE_NAMES[option] })}
-          </option>
-        ))}
-      </Select>
-    </Field>
+      {(control) => (
+        <NativeSelect
+          {...control}
+          value={value ?? onScreen}
+          disabled={disabled}
+          onChange={(chosen) => {
+            if (!isLocale(chosen)) return;
+            if (onChange) onChange(chosen);
+            else language?.send({ type: 'language.show', locale: chosen });
+          }}
+        >
+          {LOCALES.map((option) => (
+            <option key={option} value={option} lang={option}>
+              {intl.formatMessage({ id: LANGUAGE_NAMES[option] })}
+            </option>
+          ))}
+        </NativeSelect>
+      )}
+    </FieldFrame>
   );
 }

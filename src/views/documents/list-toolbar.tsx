@@ -1,8 +1,10 @@
-import { Button, Field, Input, Select, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { Dismiss20Regular, Search20Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ListSort } from '../../../machines/types';
+import { FieldFrame } from '../field-frame';
+import { NativeSelect } from '../native-select';
 import type { DocumentListActor } from './list-actor';
 
 const useStyles = makeStyles({
@@ -59,48 +61,57 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
           list.send({ type: 'search.submit' });
         }}
       >
-        <Field label={intl.formatMessage({ id: 'documents.search.label' })} className={styles.searchField}>
-          {/* A text field in the search role: a type="search" field gets the browser's own clear button
-              beside the app's labelled one. Phones still show a search key. */}
-          <Input
-            type="text"
-            role="searchbox"
-            inputMode="search"
-            enterKeyHint="search"
-            className={styles.input}
-            value={search}
-            placeholder={intl.formatMessage({ id: 'documents.search.placeholder' })}
-            onChange={(_event, data) => list.send({ type: 'search.changed', term: data.value })}
-            contentAfter={
-              search ? (
-                <Button
-                  appearance="transparent"
-                  size="small"
-                  icon={<Dismiss20Regular />}
-                  aria-label={intl.formatMessage({ id: 'documents.search.clear' })}
-                  onClick={() => list.send({ type: 'search.clear' })}
-                />
-              ) : undefined
-            }
-          />
-        </Field>
+        <FieldFrame
+          label={intl.formatMessage({ id: 'documents.search.label' })}
+          className={styles.searchField}
+        >
+          {(control) => (
+            // A text field in the search role: a type="search" field gets the browser's own clear button
+            // beside the app's labelled one. Phones still show a search key.
+            <Input
+              {...control}
+              type="text"
+              role="searchbox"
+              inputMode="search"
+              enterKeyHint="search"
+              className={styles.input}
+              value={search}
+              placeholder={intl.formatMessage({ id: 'documents.search.placeholder' })}
+              onChange={(_event, data) => list.send({ type: 'search.changed', term: data.value })}
+              contentAfter={
+                search ? (
+                  <Button
+                    appearance="transparent"
+                    size="small"
+                    icon={<Dismiss20Regular />}
+                    aria-label={intl.formatMessage({ id: 'documents.search.clear' })}
+                    onClick={() => list.send({ type: 'search.clear' })}
+                  />
+                ) : undefined
+              }
+            />
+          )}
+        </FieldFrame>
         <Button type="submit" className={styles.button} icon={<Search20Regular />}>
           {intl.formatMessage({ id: 'documents.search.submit' })}
         </Button>
       </form>
-      <Field label={intl.formatMessage({ id: 'documents.sort.label' })} className={styles.sort}>
-        <Select
-          className={styles.select}
-          value={sortValue}
-          onChange={(_event, data) => list.send({ type: 'sort.changed', ...SORTS[toSortValue(data.value)] })}
-        >
-          <option value="newest">{intl.formatMessage({ id: 'documents.sort.newest' })}</option>
-          <option value="oldest">{intl.formatMessage({ id: 'documents.sort.oldest' })}</option>
-          {(showAutodelete || sortValue === 'autodeletion_at') && (
-            <option value="autodeletion_at">{intl.formatMessage({ id: 'documents.sort.deletion' })}</option>
-          )}
-        </Select>
-      </Field>
+      <FieldFrame label={intl.formatMessage({ id: 'documents.sort.label' })} className={styles.sort}>
+        {(control) => (
+          <NativeSelect
+            {...control}
+            className={styles.select}
+            value={sortValue}
+            onChange={(chosen) => list.send({ type: 'sort.changed', ...SORTS[toSortValue(chosen)] })}
+          >
+            <option value="newest">{intl.formatMessage({ id: 'documents.sort.newest' })}</option>
+            <option value="oldest">{intl.formatMessage({ id: 'documents.sort.oldest' })}</option>
+            {(showAutodelete || sortValue === 'autodeletion_at') && (
+              <option value="autodeletion_at">{intl.formatMessage({ id: 'documents.sort.deletion' })}</option>
+            )}
+          </NativeSelect>
+        )}
+      </FieldFrame>
     </div>
   );
 }
