@@ -72,6 +72,7 @@ const COLLEAGUES = [
   'Umar Farouk',
 ];
 // A quarter of the kinds contain "report", so ?search=report matches about a quarter of the documents.
+// File names end in the year and a month, so FEW (below) matches about one in 360.
 const KINDS = [
   'Quarterly report',
   'Employment contract',
@@ -86,6 +87,7 @@ const KINDS = [
   'Offer letter',
   'Supplier agreement',
 ];
+const FEW = 'tyrell 2025-03';
 const SUBJECTS = [
   'Acme BV',
   'Northwind',
@@ -534,13 +536,20 @@ function listCheck(minRows: number): Target['expect'] {
 }
 
 function targets(middlePage: number | null): Target[] {
-  const list = (key: string, label: string, query: string, as: Target['as'] = 'user', targeted = true) => ({
+  const list = (
+    key: string,
+    label: string,
+    query: string,
+    as: Target['as'] = 'user',
+    targeted = true,
+    minRows = 20,
+  ) => ({
     key,
     label,
     path: `/api/documents/active${query}`,
     as,
     targeted,
-    expect: listCheck(20),
+    expect: listCheck(minRows),
   });
   return [
     {
@@ -560,6 +569,16 @@ function targets(middlePage: number | null): Target[] {
     ...(middlePage === null
       ? []
       : [list('middle', `documents/active ?page=${middlePage} (the middle)`, `?page=${middlePage}`)]),
+    // A search that finds few (one subject in one month of one year: about 0.3 % of the documents), which
+    // the search index answers rather than a walk through the person's documents.
+    list(
+      'searchFew',
+      `documents/active ?search=${FEW}`,
+      `?search=${encodeURIComponent(FEW)}`,
+      'user',
+      false,
+      1,
+    ),
     // Someone with a few hundred documents among everyone's: their page must not cost the others'.
     list('colleague', "a colleague's documents/active page 1", '', 'colleague', false),
   ];

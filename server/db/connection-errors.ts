@@ -8,11 +8,11 @@ import {
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
+  type PostgresPool,
   type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type pg from 'pg';
 
 export class DatabaseUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -162,7 +162,7 @@ class GuardedDriver implements Driver {
 
 /** Kysely's PostgreSQL dialect, whose queries fail with DatabaseUnavailableError while the server is away. */
 export class GuardedPostgresDialect extends PostgresDialect {
-  constructor(pool: pg.Pool) {
+  constructor(pool: PostgresPool) {
     super({ pool });
   }
 

@@ -12,6 +12,7 @@ import {
 } from './connection-errors.ts';
 import type { SqlDialect } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
+import { preparingPool } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 import { foldForSearch } from './search-fold.ts';
 import { ensureSearchIndexes } from './search-index.ts';
@@ -93,7 +94,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
       });
     });
     return {
-      db: new Kysely<Database>({ dialect: new GuardedPostgresDialect(pool) }),
+      db: new Kysely<Database>({ dialect: new GuardedPostgresDialect(preparingPool(pool)) }),
       dialect: 'postgres',
       pool,
     };

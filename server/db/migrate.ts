@@ -16,6 +16,7 @@ import { mailQueueMigration } from './migrations/0011_mail_queue.ts';
 import { deploymentCaMigration } from './migrations/0012_deployment_ca.ts';
 import { addressRateLimitsMigration } from './migrations/0013_address_rate_limits.ts';
 import { documentListsMigration } from './migrations/0014_document_lists.ts';
+import { documentListDaysMigration } from './migrations/0015_document_list_days.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -34,6 +35,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0012_deployment_ca': deploymentCaMigration,
     '0013_address_rate_limits': addressRateLimitsMigration(dialect),
     '0014_document_lists': documentListsMigration(dialect),
+    '0015_document_list_days': documentListDaysMigration(dialect),
   };
 }
 

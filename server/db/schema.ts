@@ -374,6 +374,19 @@ export type DocumentListCountsTable = {
   changes: number;
 };
 
+// Migration 0015: how many of a person's documents fall on each day of a sort column, by the same split
+// as document_list_counts.
+export type DocumentListDaysTable = {
+  user_id: string;
+  sorted_by: 'created_at' | 'autodeletion_at';
+  archived: Flag;
+  // The first ten characters of the sort value: 'YYYY-MM-DD'.
+  day: string;
+  state: DocumentState;
+  must_act: Flag;
+  documents: number;
+};
+
 export type DocumentSearchTable = { document_id: string; folded: string };
 export type UserSearchTable = { user_id: string; folded: string };
 
@@ -409,6 +422,7 @@ export type Database = {
   signing_certificates: SigningCertificatesTable;
   document_viewers: DocumentViewersTable;
   document_list_counts: DocumentListCountsTable;
+  document_list_days: DocumentListDaysTable;
   document_search: DocumentSearchTable;
   user_search: UserSearchTable;
 };

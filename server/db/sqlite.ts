@@ -36,13 +36,17 @@ type NodeSqliteModule = {
 
 // The same settings on both drivers. busy_timeout: another process's write lock (a backup tool, the sqlite3
 // shell) is waited for rather than failing at once. cache_size: better-sqlite3's built-in default, which
-// node:sqlite does not share.
+// node:sqlite does not share. mmap_size: the file is read through memory the system maps (as much of it as
+// the build allows, 2 GiB for better-sqlite3) rather than a read call per page: a database of a million
+// documents outgrows the page cache, and a search or a count that reads pages all over the file took
+// several times longer through read calls.
 const PRAGMAS = [
   'journal_mode = WAL',
   'foreign_keys = ON',
   'busy_timeout = 5000',
   'synchronous = NORMAL',
   'cache_size = -16000',
+  'mmap_size = 17179869184',
 ];
 
 /**

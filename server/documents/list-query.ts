@@ -15,14 +15,17 @@ import {
   type Expression,
   type ExpressionBuilder,
   type Kysely,
+  type RawBuilder,
   type SqlBool,
 } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import { toCount } from '../db/database.ts';
-import type { Database, DocumentRow, DocumentViewersTable } from '../db/schema.ts';
+import { prepared } from '../db/prepared-statements.ts';
+import type { Database } from '../db/schema.ts';
 import { foldForSearch } from '../db/search-fold.ts';
 import { RecentMap } from '../recent-map.ts';
 import { FAILED_STATES, IN_PROGRESS_STATES, type DocumentCategory } from './permissions.ts';
+import { DOCUMENT_SELECTION, SHOWN_JOINS, shownColumns, type ShownDocument } from './shown.ts';
 
 export const PAGE_SIZE = 20;
 
@@ -37,8 +40,8 @@ export type ListQuery = {
   page: number;
 };
 
-/** A document row of a page, with its owner's name and address (the list shows them). */
-export type ListedDocument = DocumentRow & { owner_full_name: string; owner_email: string };
+/** A document row of a page, with what the list shows of it (serialize.ts). */
+export type ListedDocument = ShownDocument;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -98,8 +101,9 @@ export function visibleToViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool
 
 // --- Categories and counts ---
 
-// Over document_viewers (`v`) or document_list_counts (`c`), which share these columns.
-function categoryFilter(table: 'v' | 'c', category: DocumentCategory) {
+// Over document_viewers (`v`), document_list_counts (`c`) or document_list_days (`t`), which share these
+// columns.
+function categoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory) {
   const column = (name: 'archived' | 'state' | 'must_act') => sql.ref(`${table}.${name}`);
   const states = (list: readonly string[]) => sql.join(list.map((state) => sql.lit(state)));
   const current = sql`${column('archived')} = 0`;
@@ -131,21 +135,14 @@ export async function readListState(
   viewer: AuthUser,
   category: DocumentCategory,
 ): Promise<ListState> {
-  const row = await db
-    .selectFrom('document_list_counts as c')
-    .select([
-      sql<
-        string | number | null
-      >`sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END)`.as(
-        'total',
-      ),
-      sql<string | number | null>`sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END)`.as(
-        'own',
-      ),
-      sql<string | number | null>`sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END)`.as('names'),
-    ])
-    .where('c.user_id', 'in', [viewer.id, '*'])
-    .executeTakeFirst();
+  type Sums = { total: string | number | null; own: string | number | null; names: string | number | null };
+  // Every list request reads this: written out, as the page is.
+  const { rows } = await prepared(sql<Sums>`SELECT
+      sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END) AS total,
+      sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END) AS own,
+      sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END) AS names
+    FROM document_list_counts c WHERE c.user_id IN (${viewer.id}, '*')`).execute(db);
+  const row = rows[0];
   return {
     total: toCount(row?.total),
     fingerprint: `${toCount(row?.own)}/${toCount(row?.names)}`,
@@ -155,22 +152,40 @@ export async function readListState(
 // --- What a search matches ---
 
 type Search = {
-  // Folded (server/db/search-fold.ts), then made a LIKE pattern and, from three characters on, an FTS5
-  // phrase: FTS5's trigram index answers a quoted phrase as a substring match.
+  // Folded (server/db/search-fold.ts); as a LIKE pattern for PostgreSQL, whose trigram index reads LIKE;
+  // and, from three characters on, an FTS5 phrase: FTS5's trigram index answers a quoted phrase as a
+  // substring match.
+  folded: string;
   pattern: string;
   phrase: string | null;
+  sqlite: boolean;
 };
 
-function prepareSearch(text: string): Search {
+function prepareSearch(deps: AppDeps, text: string): Search {
   const folded = foldForSearch(text);
   return {
+    folded,
     pattern: `%${escapeLike(folded)}%`,
     phrase: [...folded].length >= 3 ? `"${folded.replaceAll('"', '""')}"` : null,
+    sqlite: isSqlite(deps),
   };
 }
 
+// Whether the folded text holds the search, as the trigram index reads it: PostgreSQL's pg_trgm answers
+// LIKE. SQLite's FTS5 table is asked a phrase instead (below), so there this reads the text: SQLite prepares
+// a statement again whenever the pattern bound to a LIKE changes (it might allow an index), which cost more
+// than the rest of a page; `instr` finds the same pieces without that.
 const likeFolded = (column: string, search: Search) =>
-  sql<SqlBool>`${sql.ref(column)} LIKE ${search.pattern} ESCAPE '\\'`;
+  search.sqlite
+    ? sql<SqlBool>`instr(${sql.ref(column)}, ${search.folded}) > 0`
+    : sql<SqlBool>`${sql.ref(column)} LIKE ${search.pattern} ESCAPE '\\'`;
+
+// Whether the folded text holds the search, read row by row as a walk reaches it, never from an index: so
+// PostgreSQL's plan for a walk is the same whatever is searched, and may be kept (prepared-statements.ts).
+const holdsFolded = (column: string, search: Search) =>
+  search.sqlite
+    ? sql<SqlBool>`instr(${sql.ref(column)}, ${search.folded}) > 0`
+    : sql<SqlBool>`strpos(${sql.ref(column)}, ${search.folded}) > 0`;
 
 // More people than this and the names are matched in SQL rather than sent as a list of ids.
 const MATCHED_USERS_LIMIT = 500;
@@ -203,48 +218,23 @@ async function matchedUsers(deps: AppDeps, search: Search): Promise<MatchedUsers
   return { kind: 'ids', ids: rows.map((row) => row.user_id) };
 }
 
-type ViewerEb = ExpressionBuilder<Database & { v: DocumentViewersTable }, 'v'>;
-
 function usersExpression(deps: AppDeps, search: Search, users: MatchedUsers) {
   return users.kind === 'ids' ? users.ids : userIdsMatching(deps, search);
 }
 
 // Whether the document of the viewer row `v` matches, tested row by row: a walk of the person's rows in
-// page order stops after a page, so this never reads the documents that come later.
-function viewerRowMatches(
-  eb: ViewerEb,
-  deps: AppDeps,
-  search: Search,
-  users: MatchedUsers,
-): Expression<SqlBool> {
-  const byText = eb.exists(
-    eb
-      .selectFrom('document_search as s')
-      .select(sql<number>`1`.as('one'))
-      .whereRef('s.document_id', '=', 'v.document_id')
-      .where(likeFolded('s.folded', search)),
-  );
+// page order stops after a page, so this never reads the documents that come later. Written out, as a
+// page's statement is.
+function viewerRowMatches(deps: AppDeps, search: Search, users: MatchedUsers): Expression<SqlBool> {
+  const byText = sql<SqlBool>`EXISTS (SELECT 1 FROM document_search s
+    WHERE s.document_id = v.document_id AND ${holdsFolded('s.folded', search)})`;
   if (users.kind === 'none') return byText;
-  const people = usersExpression(deps, search, users);
-  return eb.or([
-    byText,
-    eb.exists(
-      eb
-        .selectFrom('documents as d')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('d.id', '=', 'v.document_id')
-        .where('d.owner_id', 'in', people),
-    ),
-    // The name is the linked account's; a participant without one has no name to match.
-    eb.exists(
-      eb
-        .selectFrom('sign_flows as f')
-        .innerJoin('sign_flow_participants as p', 'p.sign_flow_id', 'f.id')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('f.document_id', '=', 'v.document_id')
-        .where('p.user_id', 'in', people),
-    ),
-  ]);
+  const people = users.kind === 'ids' ? sql`(${sql.join(users.ids)})` : sql`${userIdsMatching(deps, search)}`;
+  // The name is the linked account's; a participant without one has no name to match.
+  return sql<SqlBool>`(${byText}
+    OR EXISTS (SELECT 1 FROM documents d WHERE d.id = v.document_id AND d.owner_id IN ${people})
+    OR EXISTS (SELECT 1 FROM sign_flows f JOIN sign_flow_participants p ON p.sign_flow_id = f.id
+      WHERE f.document_id = v.document_id AND p.user_id IN ${people}))`;
 }
 
 // Every document the search matches, whoever sees it, from the indexes: for a search that matches few.
@@ -259,9 +249,10 @@ function matchingDocumentIds(deps: AppDeps, search: Search, users: MatchedUsers)
       : db.selectFrom('document_search as s').select('s.document_id').where(likeFolded('s.folded', search));
   if (users.kind === 'none') return byText;
   const people = usersExpression(deps, search, users);
+  // Each document once: a page and a count join these to the person's rows.
   return byText
-    .unionAll(db.selectFrom('documents as d').select('d.id as document_id').where('d.owner_id', 'in', people))
-    .unionAll(
+    .union(db.selectFrom('documents as d').select('d.id as document_id').where('d.owner_id', 'in', people))
+    .union(
       db
         .selectFrom('sign_flow_participants as p')
         .innerJoin('sign_flows as f', 'f.id', 'p.sign_flow_id')
@@ -270,31 +261,64 @@ function matchingDocumentIds(deps: AppDeps, search: Search, users: MatchedUsers)
     );
 }
 
-// A walk tests each of the person's rows; from the index, the cost is every document anyone has that
-// matches. A walk expected to read more rows than this starts from the index instead.
+// A walk tests each of the person's rows until it has a page; from the index, the cost is every document
+// the search matches, sorted. Up to this many, either is bounded (listDocuments chooses).
 const WALK_LIMIT = 20_000;
 
 type Plan = 'walk' | 'index';
 
-function viewerRows(deps: AppDeps, viewer: AuthUser, category: DocumentCategory) {
-  return deps.db
-    .selectFrom('document_viewers as v')
-    .where('v.user_id', '=', viewer.id)
-    .where(categoryFilter('v', category));
-}
-
 type SearchContext = { search: Search; users: MatchedUsers };
 
-function searchCondition(
-  eb: ViewerEb,
+/**
+ * Where a page or a count reads the person's rows from, and what they must meet: their rows of the
+ * category, and with a search, either each row tested as a walk reaches it, or only the rows of the
+ * documents the index finds (each found document joined to the person's row for it).
+ */
+function viewerSource(
   deps: AppDeps,
-  context: SearchContext,
+  viewer: AuthUser,
+  category: DocumentCategory,
+  context: SearchContext | null,
   plan: Plan,
-): Expression<SqlBool> {
+): { from: RawBuilder<unknown>; conditions: Expression<SqlBool>[] } {
+  const conditions: Expression<SqlBool>[] = [
+    sql<SqlBool>`v.user_id = ${viewer.id}`,
+    categoryFilter('v', category),
+  ];
+  if (context === null) return { from: sql`document_viewers v`, conditions };
   const { search, users } = context;
-  return plan === 'walk'
-    ? viewerRowMatches(eb, deps, search, users)
-    : eb('v.document_id', 'in', matchingDocumentIds(deps, search, users));
+  if (plan === 'walk') {
+    conditions.push(viewerRowMatches(deps, search, users));
+    return { from: sql`document_viewers v`, conditions };
+  }
+  // CROSS JOIN: SQLite then reads the documents found first and looks up the person's row of each, as
+  // PostgreSQL's planner chooses for itself; left to choose, SQLite walked every row of the person instead.
+  conditions.push(sql<SqlBool>`v.document_id = m.document_id`);
+  return {
+    from: sql`${matchingDocumentIds(deps, search, users)} m CROSS JOIN document_viewers v`,
+    conditions,
+  };
+}
+
+// The person's rows of the given documents, each looked up (CROSS JOIN: SQLite, whose tables have no
+// statistics, would otherwise rather walk all of the person's rows looking for them).
+function givenRows(
+  viewer: AuthUser,
+  category: DocumentCategory,
+  ids: string[],
+): { from: RawBuilder<unknown>; conditions: Expression<SqlBool>[] } {
+  const given = sql.join(
+    ids.map((id) => sql`SELECT ${id} AS document_id`),
+    sql` UNION ALL `,
+  );
+  return {
+    from: sql`(${given}) m CROSS JOIN document_viewers v`,
+    conditions: [
+      sql<SqlBool>`v.user_id = ${viewer.id}`,
+      sql<SqlBool>`v.document_id = m.document_id`,
+      categoryFilter('v', category),
+    ],
+  };
 }
 
 async function countSearch(
@@ -303,13 +327,13 @@ async function countSearch(
   category: DocumentCategory,
   context: SearchContext,
   categoryTotal: number,
+  walkLimit = WALK_LIMIT,
 ): Promise<number> {
-  const plan: Plan = categoryTotal <= WALK_LIMIT ? 'walk' : 'index';
-  const row = await viewerRows(deps, viewer, category)
-    .where((eb) => searchCondition(eb, deps, context, plan))
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirst();
-  return toCount(row?.n);
+  const plan: Plan = categoryTotal <= walkLimit ? 'walk' : 'index';
+  const { from, conditions } = viewerSource(deps, viewer, category, context, plan);
+  const { rows } = await sql<{ n: string | number }>`
+    SELECT count(*) AS n FROM ${from} WHERE ${sql.join(conditions, sql` AND `)}`.execute(deps.db);
+  return toCount(rows[0]?.n);
 }
 
 // --- What is remembered between requests ---
@@ -335,6 +359,53 @@ function remembered(deps: AppDeps, key: string, fingerprint: string): Remembered
   return entry;
 }
 
+// The documents a search found through the index, in the list's order, when there were few enough of them
+// (WALK_LIMIT): each page of that search is then a slice of them, and its count their number. Kept apart
+// from the rest, for fewer lists, as each holds up to WALK_LIMIT ids.
+const REMEMBERED_MATCH_LISTS = 32;
+type Matches = { fingerprint: string; ids: string[] };
+const matchMemory = new WeakMap<Kysely<Database>, RecentMap<string, Matches>>();
+
+function matchesOf(deps: AppDeps): RecentMap<string, Matches> {
+  let lists = matchMemory.get(deps.db);
+  if (lists === undefined) {
+    lists = new RecentMap(REMEMBERED_MATCH_LISTS);
+    matchMemory.set(deps.db, lists);
+  }
+  return lists;
+}
+
+/**
+ * The person's documents the search finds, in the list's order, or null when there are more than `limit`.
+ * Unless their number is known already, an unordered probe stops at the first `limit + 1`: sorting them
+ * would read every match first, and a search that matches a quarter of a million documents is then counted
+ * (countSearch) rather than read twice.
+ */
+async function readMatches(
+  deps: AppDeps,
+  viewer: AuthUser,
+  query: ListQuery,
+  context: SearchContext,
+  limit: number,
+  knownTotal: number | undefined,
+): Promise<string[] | null> {
+  const { from, conditions } = viewerSource(deps, viewer, query.category, context, 'index');
+  const where = sql.join(conditions, sql` AND `);
+  if (knownTotal === undefined) {
+    const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM (
+      SELECT v.document_id FROM ${from} WHERE ${where} LIMIT ${sql.lit(limit + 1)}) probe`.execute(deps.db);
+    if (toCount(rows[0]?.n) > limit) return null;
+  }
+  const column = sql.ref(query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at');
+  const direction = sql.raw(query.sortDirection === 'desc' ? 'DESC' : 'ASC');
+  const { rows } = await sql<{ document_id: string }>`
+    SELECT v.document_id FROM ${from} WHERE ${where}
+    ORDER BY ${column} || '' ${direction}, v.document_id ${direction} LIMIT ${sql.lit(limit + 1)}`.execute(
+    deps.db,
+  );
+  return rows.length > limit ? null : rows.map((row) => row.document_id);
+}
+
 // --- Pages ---
 
 /** How many documents the viewer has in a category, or that a search finds there. */
@@ -346,19 +417,25 @@ export async function countDocuments(
 ): Promise<number> {
   const state = await readListState(deps.db, viewer, category);
   if (search === '') return state.total;
-  const prepared = prepareSearch(search);
+  const prepared = prepareSearch(deps, search);
   const context = { search: prepared, users: await matchedUsers(deps, prepared) };
   return countSearch(deps, viewer, category, context, state.total);
 }
 
+// The rows of the days before the page's (in the list's order) left out: `<` the next day after it when
+// the list runs backwards in time, `>=` its day when it runs forwards.
+type DayBound = { operator: '<' | '>='; value: string };
+
 type PageRequest = {
   // The page's rows come after this one in the list's order (null: from the start).
   after: Bound | null;
+  day: DayBound | null;
+  // The page's documents, found already (a search's remembered matches).
+  ids?: string[];
   offset: number;
   limit: number;
   // Read from the end of the list backwards (the rows are put back in order after).
   backwards: boolean;
-  plan: Plan;
 };
 
 async function readPage(
@@ -368,44 +445,96 @@ async function readPage(
   context: SearchContext | null,
   request: PageRequest,
 ): Promise<(ListedDocument & { sort_value: string })[]> {
-  const column = query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at';
+  const column = sql.ref(query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at');
   const forward = request.backwards ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
-  let ids = viewerRows(deps, viewer, query.category)
-    .$if(context !== null, (q) =>
-      q.where((eb) => searchCondition(eb, deps, context as SearchContext, request.plan)),
-    )
-    .select(['v.document_id', sql.ref<string>(column).as('sort_value')]);
+  const direction = sql.raw(forward === 'desc' ? 'DESC' : 'ASC');
+  // Written out rather than built: a page is read on every list request, and building the statement
+  // would cost about as much as running it.
+  const { from, conditions } =
+    request.ids === undefined
+      ? viewerSource(deps, viewer, query.category, context, 'walk')
+      : givenRows(viewer, query.category, request.ids);
   if (request.after !== null) {
     const { value, id } = request.after;
-    ids = ids.where((eb) =>
-      eb(eb.refTuple(column, 'v.document_id'), forward === 'desc' ? '<' : '>', eb.tuple(value, id)),
+    conditions.push(
+      sql`(${column}, v.document_id) ${sql.raw(forward === 'desc' ? '<' : '>')} (${value}, ${id})`,
     );
   }
-  // From the index, the matches are few and sorted after; an expression as the sort key keeps the
+  if (request.day !== null)
+    conditions.push(sql`${column} ${sql.raw(request.day.operator)} ${request.day.value}`);
+  // Given its documents, the page reads their rows and sorts them; an expression as the sort key keeps the
   // database from walking the sort index instead and testing every row against them.
-  ids = ids
-    .orderBy(request.plan === 'index' ? sql`${sql.ref(column)} || ''` : sql.ref(column), forward)
-    .orderBy('v.document_id', forward)
-    .limit(request.limit)
-    .offset(request.offset);
-  // The page's ids first, then only their rows: the walk never reads a document row it skips.
-  const rows = await deps.db
-    .selectFrom(ids.as('page'))
-    .innerJoin('documents as d', 'd.id', 'page.document_id')
-    .innerJoin('users as owner', 'owner.id', 'd.owner_id')
-    .selectAll('d')
-    .select(['owner.full_name as owner_full_name', 'owner.email as owner_email', 'page.sort_value'])
-    .orderBy('page.sort_value', forward)
-    .orderBy('page.document_id', forward)
-    .execute();
+  const sortKey = request.ids === undefined ? column : sql`${column} || ''`;
+  // The limit and offset as numbers in the text: SQLite plans a page with a bound limit more slowly.
+  const ids = sql`SELECT v.document_id, v.archived, ${column} AS sort_value FROM ${from}
+    WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY ${sortKey} ${direction}, v.document_id ${direction}
+    LIMIT ${sql.lit(request.limit)} OFFSET ${sql.lit(request.offset)}`;
+  // The page's ids first, then only their rows and what they show: the walk never reads a document row it
+  // skips, and the page is one statement.
+  const page = sql<ListedDocument & { sort_value: string }>`
+    SELECT ${DOCUMENT_SELECTION}, page.sort_value, ${shownColumns(deps, viewer, sql`page.archived`)}
+    FROM (${ids}) page JOIN documents d ON d.id = page.document_id ${SHOWN_JOINS}
+    ORDER BY page.sort_value ${direction}, page.document_id ${direction}`;
+  // A page from a start (the list's first, or one remembered), walked, has one plan whoever asks and
+  // whatever is searched; a skip's text changes with how far.
+  const isCommon = request.ids === undefined && request.day === null && request.offset <= 1;
+  const { rows } = await (isCommon ? prepared(page) : page).execute(deps.db);
   return request.backwards ? rows.reverse() : rows;
 }
 
+// A page further than this from a known start (the list's ends, a page start remembered) is found from the
+// days instead: a sum over the person's days, then a walk within one day.
+const DAYS_BEYOND = 500;
+
+/**
+ * The day in which the row `offset` rows into the list falls, as a bound that leaves out the days before
+ * it, and how many of that day's rows come before it. Null when the days hold fewer rows than that.
+ */
+async function locateInDays(
+  deps: AppDeps,
+  viewer: AuthUser,
+  query: ListQuery,
+  offset: number,
+): Promise<{ day: DayBound | null; skip: number } | null> {
+  const days = await deps.db
+    .selectFrom('document_list_days as t')
+    .select(['t.day', sql<string | number>`sum(t.documents)`.as('documents')])
+    .where('t.user_id', '=', viewer.id)
+    .where('t.sorted_by', '=', query.sortColumn)
+    .where(categoryFilter('t', query.category))
+    .groupBy('t.day')
+    .orderBy('t.day', query.sortDirection)
+    .execute();
+  let before = 0;
+  let later: string | null = null;
+  for (const { day, documents } of days) {
+    const count = toCount(documents);
+    if (before + count > offset) {
+      const bound: DayBound | null =
+        query.sortDirection === 'asc'
+          ? { operator: '>=', value: day }
+          : later === null
+            ? null
+            : { operator: '<', value: later };
+      return { day: bound, skip: offset - before };
+    }
+    before += count;
+    later = day;
+  }
+  return null;
+}
+
+/**
+ * A page of the list and how many pages it has. `walkLimit` is how many of a person's documents a search
+ * walks through before it asks the index instead; tests set it low, to take the index's way with a few.
+ */
 export async function listDocuments(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
   known?: ListState,
+  walkLimit = WALK_LIMIT,
 ): Promise<{ rows: ListedDocument[]; total: number; totalPages: number }> {
   const state = known ?? (await readListState(deps.db, viewer, query.category));
   const key = [viewer.id, query.category, query.search, query.sortColumn, query.sortDirection].join('\n');
@@ -413,15 +542,43 @@ export async function listDocuments(
 
   let context: SearchContext | null = null;
   let total = state.total;
+  let matches: string[] | undefined;
   if (query.search !== '') {
-    const search = prepareSearch(query.search);
+    const search = prepareSearch(deps, query.search);
     context = { search, users: await matchedUsers(deps, search) };
-    entry.total ??= await countSearch(deps, viewer, query.category, context, state.total);
+    // Among more documents than a walk may read, the index finds the matches: all of them at once while
+    // they are few (every page then a slice of them), else only their count (pages walk, a match every
+    // few rows).
+    if (state.total > walkLimit && (entry.total === undefined || entry.total <= walkLimit)) {
+      const kept = matchesOf(deps).get(key);
+      matches = kept?.fingerprint === state.fingerprint ? kept.ids : undefined;
+      if (matches === undefined) {
+        const found = await readMatches(deps, viewer, query, context, walkLimit, entry.total);
+        if (found !== null) {
+          matches = found;
+          matchesOf(deps).set(key, { fingerprint: state.fingerprint, ids: found });
+          entry.total = found.length;
+        }
+      }
+    }
+    entry.total ??= await countSearch(deps, viewer, query.category, context, state.total, walkLimit);
     total = entry.total;
   }
   const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const start = (query.page - 1) * PAGE_SIZE;
   if (start >= total) return { rows: [], total, totalPages };
+  if (matches !== undefined) {
+    const ids = matches.slice(start, start + PAGE_SIZE);
+    const rows = await readPage(deps, viewer, query, null, {
+      after: null,
+      day: null,
+      ids,
+      offset: 0,
+      limit: ids.length,
+      backwards: false,
+    });
+    return { rows, total, totalPages };
+  }
 
   // From the nearest page start remembered at or before this page, or from whichever end is nearer.
   let from = 1;
@@ -434,30 +591,39 @@ export async function listDocuments(
   const withPrevious = start > 0 ? 1 : 0;
   const backwards = rowsAfter < skipForward;
   const skipped = backwards ? rowsAfter : skipForward;
-  // A search walks the person's rows while that reads fewer than WALK_LIMIT of them, judging by how
-  // densely the search's matches lie among them.
-  const categoryTotal = Math.max(state.total, 1);
-  const walkReads = Math.min(
-    categoryTotal,
-    Math.ceil(((skipped + PAGE_SIZE) * categoryTotal) / Math.max(total, 1)),
-  );
-  const plan: Plan = walkReads <= WALK_LIMIT ? 'walk' : 'index';
-  const request: PageRequest = backwards
-    ? { after: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards, plan }
-    : {
-        after,
-        offset: skipForward - (skipForward > 0 ? withPrevious : 0),
-        limit: pageSize + (skipForward > 0 ? withPrevious : 0),
-        backwards,
-        plan,
-      };
+  // Without a search, a page far from anything known starts from its day.
+  const located =
+    context === null && skipped > DAYS_BEYOND ? await locateInDays(deps, viewer, query, start) : null;
+  let request: PageRequest;
+  if (located !== null) {
+    const previous = located.skip > 0 ? withPrevious : 0;
+    request = {
+      after: null,
+      day: located.day,
+      offset: located.skip - previous,
+      limit: pageSize + previous,
+      backwards: false,
+    };
+  } else if (backwards) {
+    request = { after: null, day: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards };
+  } else {
+    request = {
+      after,
+      day: null,
+      offset: skipForward - (skipForward > 0 ? withPrevious : 0),
+      limit: pageSize + (skipForward > 0 ? withPrevious : 0),
+      backwards,
+    };
+  }
   const read = await readPage(deps, viewer, query, context, request);
-  const hasPrevious = backwards ? withPrevious === 1 && read.length > pageSize : request.limit > pageSize;
+  const hasPrevious = request.backwards
+    ? withPrevious === 1 && read.length > pageSize
+    : request.limit > pageSize;
   const previous = hasPrevious ? read[0] : undefined;
   const rows = hasPrevious ? read.slice(1) : read;
   if (previous !== undefined) entry.bounds.set(query.page, { value: previous.sort_value, id: previous.id });
   const last = rows[rows.length - 1];
   if (last !== undefined && rows.length === PAGE_SIZE)
     entry.bounds.set(query.page + 1, { value: last.sort_value, id: last.id });
-  return { rows: rows.map(({ sort_value: _sortValue, ...row }) => row), total, totalPages };
+  return { rows, total, totalPages };
 }

@@ -1,11 +1,15 @@
 // Turns document rows into the API's document resource for one viewer: signed storage links, permission
-// flags and counts. Lists serialise a page at once with a fixed number of queries, whatever its size.
+// flags and counts. A list's page is read with everything it shows (shown.ts), so serialising it asks the
+// database nothing more; other callers read the same for their rows in one query. A page's links are
+// signed, or reused, all at once.
+import { sql } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
-import type { DocumentRow, ParticipantRow, SignFlowRow } from '../db/schema.ts';
+import type { DocumentRow, ParticipantRow } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { SMART_CARD_TYPES } from '../signing/smart-card-type.ts';
-import { reusableSignedGetUrl } from '../storage/link-cache.ts';
+import { reusableSignedGetUrls, type LinkRequest } from '../storage/link-cache.ts';
 import { visibleToViewer } from './list-query.ts';
+import { SHOWN_JOINS, shownColumns, type ShownColumns, type ShownDocument } from './shown.ts';
 import {
   documentPermissions,
   isViewerParticipant,
@@ -64,125 +68,63 @@ export function humanFilesize(bytes: number): string {
   return `${rounded} ${units[unit] ?? 'GB'}`;
 }
 
-type RelatedParticipant = Pick<ParticipantRow, 'role' | 'state' | 'user_id' | 'email'>;
+/** The documents with what they show, in the order of `rows`. */
+async function readShown(
+  deps: AppDeps,
+  rows: readonly DocumentRow[],
+  viewer: AuthUser,
+): Promise<ShownDocument[]> {
+  if (rows.length === 0) return [];
+  const shown = await sql<ShownColumns & { id: string }>`
+    SELECT d.id, ${shownColumns(deps, viewer)} FROM documents d ${SHOWN_JOINS}
+    WHERE d.id IN (${sql.join(rows.map((row) => row.id))})`.execute(deps.db);
+  const byId = new Map(shown.rows.map((row) => [row.id, row]));
+  return rows.flatMap((row) => {
+    const found = byId.get(row.id);
+    return found === undefined ? [] : [{ ...row, ...found, id: row.id }];
+  });
+}
 
-type Owner = { email: string; full_name: string };
+type ShownParticipant = Pick<ParticipantRow, 'role' | 'state' | 'user_id' | 'email' | 'position'>;
 
-// A list's rows come with their owner's name and address (list-query.ts), which then need no query.
-export type SerializableRow = DocumentRow & Partial<{ owner_full_name: string; owner_email: string }>;
+// The aggregates of shown.ts: JSON text from SQLite ('[]' when there is nothing), parsed already (or null)
+// from PostgreSQL. Most documents have no flow, so no participants: no parse for those.
+function jsonValue(value: unknown): unknown {
+  if (value === '[]' || value === null) return [];
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
 
-type Related = {
-  owners: Map<string, Owner>;
-  flows: Map<string, Pick<SignFlowRow, 'type' | 'state'>>;
-  participants: Map<string, RelatedParticipant[]>;
-  archived: Set<string>;
-  pages: Map<string, Map<number, string>>;
-  // The level of the last signature of each signed document.
-  cardTypes: Map<string, string>;
-};
+// In the flow's order, which the permissions read.
+function participantsOf(row: ShownDocument): ShownParticipant[] {
+  const list = jsonValue(row.participants);
+  if (!Array.isArray(list)) return [];
+  const participants = list.map((entry) => {
+    const [role, state, userId, email, position] = entry as [
+      ParticipantRow['role'],
+      ParticipantRow['state'],
+      string | null,
+      string,
+      number,
+    ];
+    return { role, state, user_id: userId, email, position: Number(position) };
+  });
+  return participants.sort((a, b) => a.position - b.position);
+}
+
+function pageKeysOf(row: ShownDocument): Map<number, string> {
+  const list = jsonValue(row.pages);
+  const keys = new Map<number, string>();
+  if (!Array.isArray(list)) return keys;
+  for (const entry of list) {
+    const [page, key] = entry as [number, string];
+    keys.set(Number(page), key);
+  }
+  return keys;
+}
 
 // What the caller already knows about the rows: a list of one category holds only archived documents
-// (`archived`) or only documents the viewer has not archived, so that needs no query.
+// (`archived`) or only documents the viewer has not archived.
 export type KnownState = { archivedByViewer?: boolean };
-
-async function loadRelated(
-  deps: AppDeps,
-  rows: readonly SerializableRow[],
-  viewer: AuthUser,
-  known: KnownState,
-): Promise<Related> {
-  const related: Related = {
-    owners: new Map(),
-    flows: new Map(),
-    participants: new Map(),
-    archived: new Set(),
-    pages: new Map(),
-    cardTypes: new Map(),
-  };
-  if (rows.length === 0) return related;
-  const { db } = deps;
-  const documentIds = rows.map((row) => row.id);
-  for (const row of rows) {
-    if (row.owner_email !== undefined && row.owner_full_name !== undefined)
-      related.owners.set(row.owner_id, { email: row.owner_email, full_name: row.owner_full_name });
-  }
-  const ownerIds = [...new Set(rows.map((row) => row.owner_id))].filter((id) => !related.owners.has(id));
-  const readyIds = rows.filter((row) => row.images_state === 'ready').map((row) => row.id);
-  const signedIds = rows.filter((row) => row.state === 'signed').map((row) => row.id);
-
-  const [owners, flows, archivedIds, pages, versions] = await Promise.all([
-    ownerIds.length === 0
-      ? Promise.resolve([])
-      : db.selectFrom('users').select(['id', 'email', 'full_name']).where('id', 'in', ownerIds).execute(),
-    // Each flow with its participants in one round trip (a flow saved without participants yet has one
-    // row of nulls).
-    db
-      .selectFrom('sign_flows')
-      .leftJoin('sign_flow_participants', 'sign_flow_participants.sign_flow_id', 'sign_flows.id')
-      .select([
-        'sign_flows.document_id',
-        'sign_flows.type as flow_type',
-        'sign_flows.state as flow_state',
-        'sign_flow_participants.role',
-        'sign_flow_participants.state',
-        'sign_flow_participants.user_id',
-        'sign_flow_participants.email',
-      ])
-      .where('sign_flows.document_id', 'in', documentIds)
-      .orderBy('sign_flow_participants.position')
-      .execute(),
-    known.archivedByViewer !== undefined
-      ? Promise.resolve(known.archivedByViewer ? documentIds : [])
-      : db
-          .selectFrom('document_archives')
-          .select('document_id')
-          .where('user_id', '=', viewer.id)
-          .where('document_id', 'in', documentIds)
-          .execute()
-          .then((archives) => archives.map((archive) => archive.document_id)),
-    readyIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom('document_pages')
-          .select(['document_id', 'page_number', 'image_key'])
-          .where('document_id', 'in', readyIds)
-          .orderBy('document_id')
-          .orderBy('page_number')
-          .execute(),
-    signedIds.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom('document_versions')
-          .select(['document_id', 'smart_card_type'])
-          .where('document_id', 'in', signedIds)
-          .where('state', '=', 'signed')
-          .orderBy('answered_at')
-          .orderBy('id')
-          .execute(),
-  ]);
-  // In answer order, so the last one written is the last signature.
-  for (const version of versions) related.cardTypes.set(version.document_id, version.smart_card_type);
-  for (const owner of owners) related.owners.set(owner.id, owner);
-  for (const documentId of archivedIds) related.archived.add(documentId);
-  for (const page of pages) {
-    const keys = related.pages.get(page.document_id) ?? new Map<number, string>();
-    keys.set(page.page_number, page.image_key);
-    related.pages.set(page.document_id, keys);
-  }
-  for (const { document_id: documentId, flow_type: type, flow_state: flowState, ...participant } of flows) {
-    related.flows.set(documentId, { type, state: flowState });
-    const list = related.participants.get(documentId) ?? [];
-    if (participant.role !== null && participant.state !== null && participant.email !== null)
-      list.push({
-        ...participant,
-        role: participant.role,
-        state: participant.state,
-        email: participant.email,
-      });
-    related.participants.set(documentId, list);
-  }
-  return related;
-}
 
 // The flags depend on the viewer only through "is this row me" and "am I the owner", and documents share a
 // few shapes (states, roles, who is pending), so a page asks the lifecycle once per shape.
@@ -210,6 +152,7 @@ function permissionsOf(input: Parameters<typeof documentPermissions>[0]): Docume
 }
 
 function parsePageNumbers(json: string): number[] {
+  if (json === '[]') return [];
   const parsed: unknown = JSON.parse(json);
   return Array.isArray(parsed) ? parsed.filter((value): value is number => Number.isInteger(value)) : [];
 }
@@ -221,7 +164,9 @@ function pageImageKeys(
   unavailablePages: readonly number[],
 ): (string | null)[] {
   const unavailable = new Set(unavailablePages);
-  const lastPage = Math.max(0, ...keys.keys(), ...unavailable);
+  let lastPage = 0;
+  for (const page of keys.keys()) if (page > lastPage) lastPage = page;
+  for (const page of unavailable) if (page > lastPage) lastPage = page;
   const result: (string | null)[] = [];
   for (let page = 1; page <= lastPage; page += 1) {
     result.push(unavailable.has(page) ? null : (keys.get(page) ?? null));
@@ -234,20 +179,29 @@ function unavailablePageUrl(deps: AppDeps): string {
   return origin === null ? UNAVAILABLE_PAGE_IMAGE_PATH : `${origin}${UNAVAILABLE_PAGE_IMAGE_PATH}`;
 }
 
-async function toResource(
-  deps: AppDeps,
-  row: DocumentRow,
-  viewer: AuthUser,
-  related: Related,
-): Promise<DocumentResource> {
-  const { store } = deps;
-  const now = deps.clock();
-  const flow = related.flows.get(row.id) ?? null;
-  const participants = related.participants.get(row.id) ?? [];
-  const owner = related.owners.get(row.owner_id);
+// A resource without its links yet, and the links it needs: a page signs (or reuses) all of them at once.
+type Prepared = {
+  row: ShownDocument;
+  participants: ShownParticipant[];
+  permissions: DocumentPermissions;
+  unavailablePages: number[];
+  imageKeys: (string | null)[];
+  // Where this row's links start in the page's list of links.
+  firstLink: number;
+};
+
+const PDF_LINK = { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'application/pdf' };
+const IMAGE_LINK = { expiresInSeconds: FILE_URL_TTL_SECONDS, contentType: 'image/png' };
+
+function prepare(row: ShownDocument, viewer: AuthUser, known: KnownState, links: LinkRequest[]): Prepared {
+  const participants = participantsOf(row);
+  const archivedByViewer = known.archivedByViewer ?? Boolean(row.archived);
   const permissions = permissionsOf({
     document: { ownerId: row.owner_id, state: row.state },
-    signFlow: flow === null ? null : { type: flow.type, state: flow.state },
+    signFlow:
+      row.flow_type === null || row.flow_state === null
+        ? null
+        : { type: row.flow_type, state: row.flow_state },
     participants: participants.map((participant) => ({
       role: participant.role,
       state: participant.state,
@@ -255,39 +209,43 @@ async function toResource(
       email: participant.email,
     })),
     viewer,
-    archivedByViewer: related.archived.has(row.id),
+    archivedByViewer,
   });
-  const signatories = participants.filter((participant) => participant.role === 'signatory');
-  const reviewers = participants.filter((participant) => participant.role === 'reviewer');
   const isReady = row.images_state === 'ready';
   const unavailablePages = isReady ? parsePageNumbers(row.unavailable_pages) : [];
-  const imageKeys = pageImageKeys(related.pages.get(row.id) ?? new Map(), unavailablePages);
+  const imageKeys = pageImageKeys(isReady ? pageKeysOf(row) : new Map(), unavailablePages);
+  const firstLink = links.length;
+  const file = row.signed_file_key ?? row.file_key;
+  links.push({ key: file, options: PDF_LINK });
+  for (const key of imageKeys) if (key !== null) links.push({ key, options: IMAGE_LINK });
+  if (row.state === 'signed')
+    links.push({ key: file, options: { ...PDF_LINK, downloadFilename: row.original_filename } });
+  return { row, participants, permissions, unavailablePages, imageKeys, firstLink };
+}
+
+function toResource(deps: AppDeps, prepared: Prepared, urls: readonly string[]): DocumentResource {
+  const { row, participants, permissions, unavailablePages, imageKeys } = prepared;
+  // The row's links in the order prepare() asked for them: the file, each page image, the download.
+  let next = prepared.firstLink;
+  const pdfUrl = urls[next++] ?? '';
+  const publicImagesFileUrls: string[] = [];
+  for (const key of imageKeys)
+    publicImagesFileUrls.push(key === null ? unavailablePageUrl(deps) : (urls[next++] ?? ''));
   const isSigned = row.state === 'signed';
-
-  const [pdfUrl, publicImagesFileUrls, pdfDownloadUrl] = await Promise.all([
-    reusableSignedGetUrl(store, now, row.signed_file_key ?? row.file_key, {
-      expiresInSeconds: FILE_URL_TTL_SECONDS,
-      contentType: 'application/pdf',
-    }),
-    Promise.all(
-      imageKeys.map((key) =>
-        key === null
-          ? unavailablePageUrl(deps)
-          : reusableSignedGetUrl(store, now, key, {
-              expiresInSeconds: FILE_URL_TTL_SECONDS,
-              contentType: 'image/png',
-            }),
-      ),
-    ),
-    isSigned
-      ? reusableSignedGetUrl(store, now, row.signed_file_key ?? row.file_key, {
-          expiresInSeconds: FILE_URL_TTL_SECONDS,
-          contentType: 'application/pdf',
-          downloadFilename: row.original_filename,
-        })
-      : Promise.resolve(null),
-  ]);
-
+  const pdfDownloadUrl = isSigned ? (urls[next++] ?? '') : null;
+  let signatoryCount = 0;
+  let signedCount = 0;
+  let reviewerCount = 0;
+  let approvedCount = 0;
+  for (const participant of participants) {
+    if (participant.role === 'signatory') {
+      signatoryCount += 1;
+      if (participant.state === 'signed') signedCount += 1;
+    } else if (participant.role === 'reviewer') {
+      reviewerCount += 1;
+      if (participant.state === 'approved') approvedCount += 1;
+    }
+  }
   return {
     id: row.id,
     type: 'documents',
@@ -299,37 +257,47 @@ async function toResource(
       fileSize: row.file_size,
       humanFilesize: humanFilesize(row.file_size),
       pageCount: row.page_count,
-      creatorFullName: owner?.full_name ?? '',
-      creatorEmailAddress: owner?.email ?? '',
-      isSignFlow: flow !== null,
+      creatorFullName: row.owner_full_name,
+      creatorEmailAddress: row.owner_email,
+      isSignFlow: row.flow_type !== null,
       processing: row.images_state === 'pending',
       autodeletionAt: row.autodeletion_at,
       autodeletionToogle: true,
       showAutodeleteDate: true,
-      signedCount: signatories.filter((participant) => participant.state === 'signed').length,
-      signatoryCount: signatories.length,
-      reviewerCount: reviewers.length,
-      approvedCount: reviewers.filter((participant) => participant.state === 'approved').length,
+      signedCount,
+      signatoryCount,
+      reviewerCount,
+      approvedCount,
       publicImagesFileUrls,
       unavailablePages,
       pdfUrl,
       pdfDownloadUrl,
-      smartCardType: isSigned
-        ? (SMART_CARD_TYPES.find((type) => type === related.cardTypes.get(row.id)) ?? null)
-        : null,
+      smartCardType: isSigned ? (SMART_CARD_TYPES.find((type) => type === row.card_type) ?? null) : null,
       ...permissions,
     },
   };
 }
 
-export async function serializeDocuments(
+/** Resources of rows read with what they show (a list's page): no query of its own. */
+export async function serializeShownDocuments(
   deps: AppDeps,
-  rows: readonly SerializableRow[],
+  rows: readonly ShownDocument[],
   viewer: AuthUser,
   known: KnownState = {},
 ): Promise<DocumentResource[]> {
-  const related = await loadRelated(deps, rows, viewer, known);
-  return Promise.all(rows.map((row) => toResource(deps, row, viewer, related)));
+  const links: LinkRequest[] = [];
+  const prepared = rows.map((row) => prepare(row, viewer, known, links));
+  const urls = await reusableSignedGetUrls(deps.store, deps.clock(), links);
+  return prepared.map((entry) => toResource(deps, entry, urls));
+}
+
+export async function serializeDocuments(
+  deps: AppDeps,
+  rows: readonly DocumentRow[],
+  viewer: AuthUser,
+  known: KnownState = {},
+): Promise<DocumentResource[]> {
+  return serializeShownDocuments(deps, await readShown(deps, rows, viewer), viewer, known);
 }
 
 export async function serializeDocument(

@@ -11,7 +11,7 @@ import {
   type SortDirection,
 } from '../documents/list-query.ts';
 import type { DocumentCategory } from '../documents/permissions.ts';
-import { loadVisibleDocument, serializeDocument, serializeDocuments } from '../documents/serialize.ts';
+import { loadVisibleDocument, serializeDocument, serializeShownDocuments } from '../documents/serialize.ts';
 import { pathOnly } from '../http/logging.ts';
 import { LINK_REUSE_MS } from '../storage/link-cache.ts';
 
@@ -133,7 +133,7 @@ function listHandler(category: DocumentCategory): ListHandler {
     const path = pathOnly(req.url);
     const link = (page: number): string => pageLink(path, params, page);
     const body: ReplyBody<'listActiveDocuments'> = {
-      data: await serializeDocuments(deps, rows, viewer, { archivedByViewer: category === 'archived' }),
+      data: await serializeShownDocuments(deps, rows, viewer, { archivedByViewer: category === 'archived' }),
       links: {
         first: link(1),
         prev: params.page > 1 ? link(Math.min(params.page - 1, totalPages)) : null,

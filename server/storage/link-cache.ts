@@ -12,25 +12,65 @@ type Signed = { url: string; signedAt: number };
 
 const links = new WeakMap<ObjectStore, Map<string, Signed>>();
 
-export async function reusableSignedGetUrl(
-  store: ObjectStore,
-  now: Date,
-  key: string,
-  options: SignedGetOptions,
-): Promise<string> {
+// How a link serves its object, as part of the cache's key; the serializer's few options objects are
+// written out once.
+const variants = new WeakMap<SignedGetOptions, string>();
+
+function variantOf(options: SignedGetOptions): string {
+  let variant = variants.get(options);
+  if (variant === undefined) {
+    variant = `${options.expiresInSeconds}\n${options.contentType ?? ''}\n${options.downloadFilename ?? ''}`;
+    variants.set(options, variant);
+  }
+  return variant;
+}
+
+/** A link to sign: the object's key and how the link serves it. */
+export type LinkRequest = { key: string; options: SignedGetOptions };
+
+function linksOf(store: ObjectStore): Map<string, Signed> {
   let signed = links.get(store);
   if (signed === undefined) {
     signed = new Map();
     links.set(store, signed);
   }
-  const id = [key, options.expiresInSeconds, options.contentType ?? '', options.downloadFilename ?? ''].join('\n');
+  return signed;
+}
+
+/**
+ * The links, in the order asked: those signed in the last half minute as they were, the others signed
+ * now, together. A page asks once for all of its links, so a page whose links are all fresh waits for
+ * nothing.
+ */
+export async function reusableSignedGetUrls(
+  store: ObjectStore,
+  now: Date,
+  requests: readonly LinkRequest[],
+): Promise<string[]> {
+  const signed = linksOf(store);
   const at = now.getTime();
-  const found = signed.get(id);
-  // A clock that went back (tests move it) signs again rather than hand out a link from its future.
-  if (found !== undefined && at >= found.signedAt && at - found.signedAt < LINK_REUSE_MS) return found.url;
-  const url = await store.signedGetUrl(key, options);
-  // Links expire on their own; the map is only kept from growing without end.
-  if (signed.size >= MAX_LINKS) signed.clear();
-  signed.set(id, { url, signedAt: at });
-  return url;
+  const urls: string[] = new Array<string>(requests.length);
+  const signing: Promise<void>[] = [];
+  for (let index = 0; index < requests.length; index += 1) {
+    const request = requests[index];
+    if (request === undefined) continue;
+    const { key, options } = request;
+    const id = `${key}\n${variantOf(options)}`;
+    const found = signed.get(id);
+    // A clock that went back (tests move it) signs again rather than hand out a link from its future.
+    if (found !== undefined && at >= found.signedAt && at - found.signedAt < LINK_REUSE_MS) {
+      urls[index] = found.url;
+      continue;
+    }
+    signing.push(
+      store.signedGetUrl(key, options).then((url) => {
+        // Links expire on their own; the map is only kept from growing without end.
+        if (signed.size >= MAX_LINKS) signed.clear();
+        signed.set(id, { url, signedAt: at });
+        urls[index] = url;
+      }),
+    );
+  }
+  if (signing.length > 0) await Promise.all(signing);
+  return urls;
 }

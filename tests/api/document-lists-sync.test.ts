@@ -23,9 +23,10 @@ const NAMES = ['Zoë Quinn', 'Åsa Berg', 'Noël Dupré', 'Ivan Petrov'];
 
 type Invitee = { who: number; linked: boolean; role: number; state: number };
 type Op =
-  | { kind: 'document'; owner: number; state: number; name: number; invitees: Invitee[] }
+  | { kind: 'document'; owner: number; state: number; name: number; day: number; invitees: Invitee[] }
   | { kind: 'state'; document: number; state: number }
   | { kind: 'rename'; document: number; name: number }
+  | { kind: 'redate'; document: number; day: number }
   | { kind: 'flow'; document: number }
   | { kind: 'deleteFlow'; document: number }
   | ({ kind: 'participant'; document: number } & Invitee)
@@ -53,6 +54,7 @@ const OPS: fc.Arbitrary<Op> = fc.oneof(
       owner: index,
       state: index,
       name: index,
+      day: index,
       // Most documents come with a flow and a few people in it.
       invitees: fc.array(INVITEE, { maxLength: 3 }),
     }),
@@ -60,6 +62,7 @@ const OPS: fc.Arbitrary<Op> = fc.oneof(
   },
   fc.record({ kind: fc.constant('state'), document: index, state: index }),
   fc.record({ kind: fc.constant('rename'), document: index, name: index }),
+  fc.record({ kind: fc.constant('redate'), document: index, day: index }),
   { arbitrary: fc.record({ kind: fc.constant('flow'), document: index }), weight: 3 },
   fc.record({ kind: fc.constant('deleteFlow'), document: index }),
   {
@@ -101,6 +104,10 @@ describe('the list tables follow every change', () => {
 
   const db = () => t.deps.db;
   const pick = <T>(list: readonly T[], at: number): T | undefined => list[at % Math.max(list.length, 1)];
+
+  // A few days, a few times a day: the lists count documents per day of each sort column.
+  const dayOf = (at: number) =>
+    new Date(Date.UTC(2030, 0, 1 + (at % 3), 9 + (at % 2) * 14, 30)).toISOString();
 
   // Addresses people are invited under; an account with one of them may exist or come later.
   let addresses: string[] = [];
@@ -232,9 +239,9 @@ describe('the list tables follow every change', () => {
             page_count: 1,
             state: pick(STATES, op.state) ?? 'uploaded',
             images_state: 'ready',
-            created_at: now,
+            created_at: dayOf(op.day),
             updated_at: now,
-            autodeletion_at: now,
+            autodeletion_at: dayOf(op.day + 1),
             signed_file_key: null,
           })
           .execute();
@@ -259,6 +266,17 @@ describe('the list tables follow every change', () => {
         await db()
           .updateTable('documents')
           .set({ original_filename: `${pick(NAMES, op.name)}.pdf` })
+          .where('id', '=', document.id)
+          .execute();
+        return;
+      }
+      case 'redate': {
+        // Auto-deletion moved to another day (the lists sort by it).
+        const document = pick(await documents(), op.document);
+        if (document === undefined) return;
+        await db()
+          .updateTable('documents')
+          .set({ autodeletion_at: dayOf(op.day) })
           .where('id', '=', document.id)
           .execute();
         return;
@@ -555,6 +573,36 @@ describe('the list tables follow every change', () => {
           .map((row) => [`${row.user_id} ${Number(row.archived)} ${row.state} ${Number(row.must_act)}`, Number(row.documents)]),
       ),
     ).toEqual(Object.fromEntries(counted));
+
+    // The days of each sort column hold the same rows, each on the day its sort value falls.
+    const dated = new Map(
+      (await db().selectFrom('documents').select(['id', 'created_at', 'autodeletion_at']).execute()).map(
+        (row) => [row.id, row],
+      ),
+    );
+    const expectedDays = new Map<string, number>();
+    for (const row of expected) {
+      const document = dated.get(row.document_id);
+      for (const column of ['created_at', 'autodeletion_at'] as const) {
+        const group = `${row.user_id} ${column} ${row.archived} ${document?.[column].slice(0, 10)} ${row.state} ${row.must_act}`;
+        expectedDays.set(group, (expectedDays.get(group) ?? 0) + 1);
+      }
+    }
+    const days = await db()
+      .selectFrom('document_list_days')
+      .select(['user_id', 'sorted_by', 'archived', 'day', 'state', 'must_act', 'documents'])
+      .execute();
+    expect(days.every((row) => Number(row.documents) >= 0 && ids.has(row.user_id))).toBe(true);
+    expect(
+      Object.fromEntries(
+        days
+          .filter((row) => Number(row.documents) > 0)
+          .map((row) => [
+            `${row.user_id} ${row.sorted_by} ${Number(row.archived)} ${row.day} ${row.state} ${Number(row.must_act)}`,
+            Number(row.documents),
+          ]),
+      ),
+    ).toEqual(Object.fromEntries(expectedDays));
 
     const texts = await db()
       .selectFrom('document_search as s')

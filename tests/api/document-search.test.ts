@@ -4,6 +4,7 @@
 // between requests (a search's count, where a page starts) never outlives a change.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listDocuments } from '../../server/documents/list-query.ts';
 import {
   bearer,
   buildTestApp,
@@ -223,6 +224,127 @@ describe('what the lists remember between requests', () => {
       'doc-01.pdf',
       'doc-00.pdf',
     ]);
+  });
+
+  it('a deep page asked first is the page the rows in order give, in each sort, order and category', async () => {
+    // Many documents over a few weeks, several at the same moment, so that a page far from both ends is
+    // found from the documents per day, and within a day ties are broken by id.
+    const states = ['uploaded', 'uploaded', 'signed', 'refused'] as const;
+    const rows = Array.from({ length: 1_300 }, (_, i) => {
+      const id: string = randomUUID();
+      const createdAt = new Date(start.getTime() + (i % 41) * DAY + (i % 5) * 3_600_000).toISOString();
+      return {
+        id,
+        owner_id: ada.id,
+        original_filename: `bulk-${i}.pdf`,
+        file_key: `documents/${id}/original.pdf`,
+        file_size: 1,
+        sha256: '0'.repeat(64),
+        page_count: 1,
+        state: states[i % states.length] ?? 'uploaded',
+        images_state: 'ready' as const,
+        created_at: createdAt,
+        updated_at: createdAt,
+        autodeletion_at: new Date(start.getTime() + ((i * 7) % 53) * DAY).toISOString(),
+        signed_file_key: null,
+      };
+    });
+    for (let at = 0; at < rows.length; at += 200) {
+      await t.deps.db.insertInto('documents').values(rows.slice(at, at + 200)).execute();
+    }
+    const archived = new Set(rows.filter((_, i) => i % 13 === 0).map((row) => row.id));
+    for (const id of archived) {
+      await t.deps.db
+        .insertInto('document_archives')
+        .values({ document_id: id, user_id: ada.id, archived_at: start.toISOString() })
+        .execute();
+    }
+
+    type Row = (typeof rows)[number];
+    const expectedPage = (
+      keep: (row: Row) => boolean,
+      column: 'created_at' | 'autodeletion_at',
+      direction: 'asc' | 'desc',
+      page: number,
+    ) => {
+      const sorted = rows.filter(keep).sort((a, b) => {
+        const order = a[column] === b[column] ? (a.id < b.id ? -1 : 1) : a[column] < b[column] ? -1 : 1;
+        return direction === 'asc' ? order : -order;
+      });
+      return { ids: sorted.slice((page - 1) * 20, page * 20).map((row) => row.id), pages: Math.ceil(sorted.length / 20) };
+    };
+    const current = (row: Row) => !archived.has(row.id);
+    const cases = [
+      { path: 'active', keep: current, column: 'created_at', direction: 'desc', page: 40 },
+      { path: 'active', keep: current, column: 'created_at', direction: 'asc', page: 33 },
+      { path: 'active', keep: current, column: 'autodeletion_at', direction: 'asc', page: 29 },
+      { path: 'active', keep: current, column: 'autodeletion_at', direction: 'desc', page: 31 },
+      { path: 'uploaded', keep: (row: Row) => current(row) && row.state === 'uploaded', column: 'created_at', direction: 'desc', page: 28 },
+    ] as const;
+    for (const { path, keep, column, direction, page } of cases) {
+      const query = new URLSearchParams({ 'sort[column]': column, 'sort[direction]': direction, page: String(page) });
+      const body = await list(`/api/documents/${path}?${query.toString()}`);
+      const expected = expectedPage(keep, column, direction, page);
+      expect(body.data.map((doc) => doc.id), `${path} by ${column} ${direction}, page ${page}`).toEqual(expected.ids);
+      expect(body.meta.totalPages).toBe(expected.pages);
+    }
+
+    // A newer document moves the page by one, though a start for it is remembered now.
+    const createdAt = new Date(start.getTime() + 40 * DAY + 3_600_000);
+    const newer = await insertDocument(t.deps, { ownerId: ada.id, originalFilename: 'newer.pdf', createdAt });
+    rows.push({ ...(rows[1] as Row), id: newer, created_at: createdAt.toISOString() });
+    const again = await list('/api/documents/active?page=40');
+    expect(again.data.map((doc) => doc.id)).toEqual(expectedPage(current, 'created_at', 'desc', 40).ids);
+  });
+
+  it('a search among more documents than a walk reads takes its pages from the index, and follows changes', async () => {
+    // 25 leases among 45, and one of Bob's shared with Ada, which his name finds.
+    const ids = await documents(45, (i) => (i % 9 < 5 ? `lease-${String(i).padStart(2, '0')}.pdf` : `other-${i}.pdf`));
+    const shared = await insertDocument(t.deps, {
+      ownerId: bob.id,
+      originalFilename: 'shared.pdf',
+      createdAt: new Date(start.getTime() - DAY),
+    });
+    await insertSignFlow(t.deps, shared, {
+      state: 'awaiting_signs',
+      participants: [{ role: 'signatory', email: ada.email, userId: ada.id, state: 'pending' }],
+    });
+    // A walk limit of 30 among Ada's 46 documents: every search of her lists asks the index; one that finds
+    // up to 30 is read from it whole (pages are slices), one that finds more is counted there and walked.
+    const page = async (search: string, number: number) => {
+      const query = { category: 'active' as const, search, sortColumn: 'created_at' as const, sortDirection: 'desc' as const, page: number };
+      const listed = await listDocuments(t.deps, ada, query, undefined, 30);
+      return { names: listed.rows.map((row) => row.original_filename), total: listed.total };
+    };
+    const leases = ids
+      .map((_, i) => i)
+      .filter((i) => i % 9 < 5)
+      .reverse()
+      .map((i) => `lease-${String(i).padStart(2, '0')}.pdf`);
+    expect(await page('LEASE', 1)).toEqual({ names: leases.slice(0, 20), total: 25 });
+    expect(await page('LEASE', 2)).toEqual({ names: leases.slice(20), total: 25 });
+    expect(await page('baker', 1)).toEqual({ names: ['shared.pdf'], total: 1 });
+    // Two characters, which no trigram index answers: the folded text is read.
+    expect(await page('E-', 2)).toEqual({ names: leases.slice(20), total: 25 });
+    // More than 30: counted from the index, the page walked.
+    const everything = ids
+      .map((_, i) => i)
+      .reverse()
+      .map((i) => (i % 9 < 5 ? `lease-${String(i).padStart(2, '0')}.pdf` : `other-${i}.pdf`));
+    expect(await page('.PDF', 2)).toEqual({ names: everything.slice(20, 40), total: 46 });
+
+    // What the index found is remembered only while nothing in Ada's lists changes.
+    await insertDocument(t.deps, {
+      ownerId: ada.id,
+      originalFilename: 'lease-new.pdf',
+      createdAt: new Date(start.getTime() + 100 * DAY),
+    });
+    expect(await page('LEASE', 1)).toEqual({ names: ['lease-new.pdf', ...leases.slice(0, 19)], total: 26 });
+    expect((await page('LEASE', 2)).names).toEqual(leases.slice(19));
+    // The same pages and count as the walk through the API finds.
+    const walked = await list('/api/documents/active?search=lease&page=2');
+    expect(walked.meta.totalPages).toBe(2);
+    expect(names(walked)).toEqual(leases.slice(19));
   });
 
   it("a search's count follows new matches, archiving, and a participant's name", async () => {
