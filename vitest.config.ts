@@ -1,9 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests of what only PostgreSQL does (dropped connections, the start lock) are named *.pg.test.ts and run
 // when TEST_DATABASE_URL names a database (scripts/pg-test.sh); on SQLite they are not collected at all,
 // rather than reported as skipped.
 const hasPostgres = (process.env.TEST_DATABASE_URL?.trim() ?? '') !== '';
+
+// The PostgreSQL run (scripts/pg-test.sh) runs the API files that reach the database server: those that
+// build a test app (helpers.ts's buildTestApp opens TEST_DATABASE_URL) or start a server with a
+// DATABASE_URL, themselves or through a support module of theirs, and the PostgreSQL-only files. The rest (the PDF
+// engine, the CA's cryptography, the rendering sandbox, migrations on a SQLite file) would only run again
+// what the main run ran, now that it runs on every Node release. sqlite-driver.test.ts stays: the run's
+// Node 20 is where better-sqlite3 loads.
+const API_DIR = 'tests/api';
+const REACHES_DATABASE_SERVER = /\bbuildTestApp\b|\bDATABASE_URL\b/;
+function reachesDatabaseServer(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const text = readFileSync(path.join(API_DIR, file), 'utf8');
+  if (REACHES_DATABASE_SERVER.test(text)) return true;
+  const local = [...text.matchAll(/from '\.\/([\w.-]+\.ts)'/g)].map((match) => match[1] ?? '');
+  // helpers.ts names buildTestApp by defining it: its other helpers (a row inserted into a file) do not.
+  return local.some((support) => support !== 'helpers.ts' && reachesDatabaseServer(support, seen));
+}
+const POSTGRES_API_TESTS = readdirSync(API_DIR)
+  .filter((file) => file.endsWith('.test.ts'))
+  .filter(
+    (file) => file.endsWith('.pg.test.ts') || file === 'sqlite-driver.test.ts' || reachesDatabaseServer(file),
+  )
+  .map((file) => `${API_DIR}/${file}`);
 
 // Files that replace a module (vi.mock) need modules of their own, and so do a few views whose app modules
 // must load afresh: they set up the browser's fetch or address first, which a loaded module has already read
@@ -37,7 +63,11 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/machines/**/*.test.ts', 'tests/scripts/**/*.test.ts', ...ISOLATED_API_TESTS],
+          include: [
+            'tests/machines/**/*.test.ts',
+            'tests/scripts/**/*.test.ts',
+            ...ISOLATED_API_TESTS.filter((file) => !hasPostgres || POSTGRES_API_TESTS.includes(file)),
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: ['tests/api/pg-worker-setup.ts'],
@@ -47,7 +77,7 @@ export default defineConfig({
         test: {
           name: 'api',
           environment: 'node',
-          include: ['tests/api/**/*.test.ts'],
+          include: hasPostgres ? POSTGRES_API_TESTS : ['tests/api/**/*.test.ts'],
           exclude: [
             ...configDefaults.exclude,
             ...ISOLATED_API_TESTS,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the API tests against PostgreSQL: starts a private, throwaway cluster of Debian's PostgreSQL 15
-# (apt-get install postgresql-15), points TEST_DATABASE_URL at it, runs tests/api, stops it, and exits
-# with the tests' status. Each test app works in a schema of its own inside the one database.
+# (apt-get install postgresql-15), points TEST_DATABASE_URL at it, runs the API files that reach the
+# database server (vitest.config.ts, POSTGRES_API_TESTS), stops it, and exits with the tests' status. Each
+# test app works in a schema of its own inside the one database.
 # Files or filters given as arguments go to vitest instead of the whole of tests/api:
 #   sh scripts/pg-test.sh tests/api/database-outage.pg.test.ts
 set -eu

@@ -39,8 +39,9 @@ if (vitest) {
 }
 if (vitestCode !== 0) exitCode = vitestCode;
 
-if (!existsSync('/usr/bin/chromium') && !process.env.CHROMIUM_PATH) {
-  console.error('Browser tests need Chromium: apt-get install -y chromium');
+const browsers = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+if (!browsers.some((browser) => existsSync(browser)) && !process.env.CHROMIUM_PATH) {
+  console.error('Browser tests need Chromium: apt-get install -y chromium-headless-shell');
   failed += 1;
   exitCode = 1;
 } else {

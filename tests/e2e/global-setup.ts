@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { E2E_CHROMIUM } from '../../playwright.config.ts';
 import { startMailbox } from './mailbox.ts';
 import { STATE_FILE } from './server-state.ts';
 
@@ -130,9 +131,10 @@ export async function stopE2eServer(pid: number): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(chromium)) {
-    throw new Error(`Chromium is missing at ${chromium}: install it with "apt-get install -y chromium".`);
+  if (!existsSync(E2E_CHROMIUM)) {
+    throw new Error(
+      `Chromium is missing at ${E2E_CHROMIUM}: install it with "apt-get install -y chromium-headless-shell".`,
+    );
   }
   if (!existsSync('dist/index.html') && !process.env.PARAPH_APP_DIR) {
     throw new Error('The app is not built: run "npm run build" first (npm test does it).');
