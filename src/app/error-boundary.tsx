@@ -3,7 +3,8 @@
 // (Fluent's MessageBar and Spinner, the report's machine and call) loads only after a crash; if it cannot
 // load either (the network that broke the screen may be gone), a plain message with a reload stands in.
 import { Component, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Title3 } from '@fluentui/react-components';
+import { Button } from '@fluentui/react-components';
+import { Title3 } from '../views/text';
 import { useIntl } from 'react-intl';
 import type { CaughtError } from '../../machines/error-report.machine';
 import type { ErrorReportLogic } from '../views/error/error-screen';

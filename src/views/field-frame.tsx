@@ -6,7 +6,6 @@
 // forms of screens loaded later keep it.
 import { useId, type ReactNode } from 'react';
 import {
-  Label,
   makeResetStyles,
   makeStyles,
   mergeClasses,
@@ -17,7 +16,11 @@ import { Warning12Filled } from '@fluentui/react-icons';
 
 const useRootStyles = makeStyles({ base: { display: 'grid' } });
 
+// Fluent's Label (medium, regular) under Fluent's Field's label rules: the label's every size, weight
+// and its required mark stay with Fluent's Label.
 const useLabelStyles = makeStyles({
+  root: { fontFamily: tokens.fontFamilyBase, color: tokens.colorNeutralForeground1 },
+  medium: { fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
   base: { maxWidth: 'max-content', maxHeight: 'max-content' },
   vertical: {
     paddingTop: tokens.spacingVerticalXXS,
@@ -75,13 +78,20 @@ export function FieldFrame({ label, warning = null, hint, className, children }:
   const describedBy = [warning ? warningId : null, hint ? hintId : null].filter(Boolean).join(' ');
   return (
     <div className={mergeClasses('fui-Field', root.base, className)}>
-      <Label
+      <label
         htmlFor={controlId}
         id={`${baseId}__label`}
-        className={mergeClasses('fui-Field__label', labels.base, labels.vertical)}
+        className={mergeClasses(
+          'fui-Label',
+          labels.root,
+          labels.medium,
+          'fui-Field__label',
+          labels.base,
+          labels.vertical,
+        )}
       >
         {label}
-      </Label>
+      </label>
       {children({ id: controlId, ...(describedBy ? { 'aria-describedby': describedBy } : {}) })}
       {warning && (
         <div

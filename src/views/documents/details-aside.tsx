@@ -1,7 +1,8 @@
 // The list's side panel slot (768 px and up). With nothing selected it shows the hint itself; the panel
 // and its machine load once a document is selected, which keeps them off the list's first paint.
 import { lazy, Suspense } from 'react';
-import { Text, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { Text } from '../text';
 import { useIntl } from 'react-intl';
 
 const DetailsPanel = lazy(async () => {

@@ -1,5 +1,6 @@
 // Under 768 px the list is a column of cards; a tap opens the details page (spec 000 §2).
-import { Caption1, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Caption1, Text } from '../text';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';

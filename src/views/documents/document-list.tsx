@@ -2,7 +2,8 @@
 // table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
 // from the document-list actor it starts; it only sends events.
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef } from 'react';
-import { Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { Title2 } from '../text';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { useLocation } from 'wouter';
@@ -20,15 +21,16 @@ import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
 import type { DocumentListActor, DocumentListLogic } from './list-actor';
 import { DetailsAside } from './details-aside';
-import { ListEmpty } from './list-empty';
 import { ListNotice } from './list-notice';
 import { ListToolbar } from './list-toolbar';
 import { Pager } from './pager';
 import { SelectionBar } from './selection-bar';
 
-// The error state loads only when a load fails; the loading state uses the shell's light Busy rather
-// than Fluent's Spinner: neither weighs on the list's path.
+// The error state loads only when a load fails, and the empty state when a list turns out empty (the
+// loading state stays until it is here); the loading state uses the shell's light Busy rather than
+// Fluent's Spinner: none of them weighs on the list's path.
 const ListError = lazy(() => import('./list-error').then((module) => ({ default: module.ListError })));
+const ListEmpty = lazy(() => import('./list-empty').then((module) => ({ default: module.ListEmpty })));
 
 const TITLES: Record<DocumentCategory, MessageId> = {
   active: 'documents.pageTitle.active',
@@ -78,8 +80,15 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
       </Suspense>
     );
   }
-  if (body === 'busy') return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
-  if (body === 'empty') return <ListEmpty list={list} category={category} />;
+  const busy = <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
+  if (body === 'busy') return busy;
+  if (body === 'empty') {
+    return (
+      <Suspense fallback={busy}>
+        <ListEmpty list={list} category={category} />
+      </Suspense>
+    );
+  }
   return (
     <div className={isLoading ? styles.busy : undefined}>
       {isMobile ? (

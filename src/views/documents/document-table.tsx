@@ -1,21 +1,12 @@
 // The list as a table from 768 px: a plain click selects one row, Ctrl/Cmd-click or the checkbox
 // toggles, select-all from 960 px (spec 000 §2 "Selection"). Selection lives in the machine.
 import { useId, type KeyboardEvent, type MouseEvent } from 'react';
-import {
-  Checkbox,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  makeStyles,
-  mergeClasses,
-  tokens,
-} from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { formatDateTime, truncateName } from '../format';
+import { NativeCheckbox } from '../native-checkbox';
+import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '../native-table';
 import { useOwnerText, useStatusText } from './document-text';
 import { DOCUMENT_ROW_DELAY_MS, rowEntranceDelay, useRowEntranceStyles } from '../row-entrance';
 import type { DocumentListActor } from './list-actor';
@@ -79,7 +70,7 @@ function SelectionCell({
   const styles = useStyles();
   return (
     <TableCell className={mergeClasses(styles.selectColumn, styles.selectCell)} onClick={onClick}>
-      <Checkbox checked={checked} aria-label={label} />
+      <NativeCheckbox checked={checked} aria-label={label} />
     </TableCell>
   );
 }
@@ -130,7 +121,7 @@ export function DocumentTable({
         aria-busy={isBusy}
       >
         <TableHeader>
-          <TableRow>
+          <TableRow isHeaderRow>
             {showSelectAll ? (
               <SelectionCell
                 checked={allSelected ? true : someSelected ? 'mixed' : false}

@@ -1,7 +1,8 @@
 // A notice left for the list by another screen (the download route: "only signed documents can be
 // downloaded"; the invite route: why the invitation opened nothing), kept by the shell. Shown above the
 // list until dismissed or replaced; a reload forgets it, as a toast would.
-import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { Text } from '../text';
 import { Dismiss20Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';

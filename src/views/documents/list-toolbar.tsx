@@ -1,9 +1,10 @@
-import { Button, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { Dismiss20Regular, Search20Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { ListSort } from '../../../machines/types';
 import { FieldFrame } from '../field-frame';
+import { NativeInput } from '../native-input';
 import { NativeSelect } from '../native-select';
 import type { DocumentListActor } from './list-actor';
 
@@ -68,7 +69,7 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
           {(control) => (
             // A text field in the search role: a type="search" field gets the browser's own clear button
             // beside the app's labelled one. Phones still show a search key.
-            <Input
+            <NativeInput
               {...control}
               type="text"
               role="searchbox"
@@ -77,7 +78,7 @@ export function ListToolbar({ list }: { list: DocumentListActor }) {
               className={styles.input}
               value={search}
               placeholder={intl.formatMessage({ id: 'documents.search.placeholder' })}
-              onChange={(_event, data) => list.send({ type: 'search.changed', term: data.value })}
+              onChange={(term) => list.send({ type: 'search.changed', term })}
               contentAfter={
                 search ? (
                   <Button

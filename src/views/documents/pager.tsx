@@ -1,5 +1,6 @@
 import { useDeferredValue } from 'react';
-import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { Text } from '../text';
 import {
   ChevronDoubleLeft20Regular,
   ChevronDoubleRight20Regular,

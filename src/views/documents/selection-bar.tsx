@@ -5,7 +5,8 @@
 // selecting it, and a selection only arrives with an upload or a link: there the bar covers the toolbar
 // (search and sort) while something is selected, instead of keeping an empty row above the cards.
 import type { ReactNode } from 'react';
-import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { Text } from '../text';
 import { Dismiss20Regular, Open20Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';

@@ -1,7 +1,8 @@
 // The sidebar's help (spec 000 §1): the quick-guide PDF of the interface language (a new tab), the FAQ
 // page, and the support address for the profile's country as a mailto link.
 import { useId } from 'react';
-import { Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Text } from '../text';
 import { DocumentPdf20Regular, Mail20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
 import { useNavLinkStyles } from './nav-link-styles';
