@@ -55,9 +55,9 @@ const ISOLATED_VIEW_TESTS = [
 // Browser journeys live in tests/e2e and run under Playwright, not here.
 export default defineConfig({
   test: {
-    // Vitest's default: one less than the CPUs, a single worker on this project's 2-CPU machines. Two
-    // workers took the suite from 245 s to 176 s, but view tests then waited over 5 s for a Fluent dialog
-    // and failed in CI when the machine was also busy (tests/views/setup.ts now waits up to 10 s).
+    // Vitest's default: one less than the CPUs, a single worker on this project's 2-CPU machines. `npm test`
+    // asks for two at least (scripts/test.mjs): 245 s in one worker, 176 s in two. View tests then once
+    // waited over 5 s for a Fluent dialog on a busy machine; tests/views/setup.ts now waits up to 10 s.
     projects: [
       {
         test: {
