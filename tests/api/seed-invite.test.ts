@@ -3,7 +3,8 @@ import { actionDb } from '../../server/documents/access.ts';
 import { DEMO_INVITEE_EMAIL, seedDemo } from '../../server/seed.ts';
 import { bearer, buildTestApp, expectMatchesContract, type TestApp } from './helpers.ts';
 
-describe('the demo invite', () => {
+// Seeding signs the demo's documents for real: beside other suites on two cores it has taken over 30 s.
+describe('the demo invite', { timeout: 120_000 }, () => {
   let t: TestApp;
   beforeEach(async () => {
     t = await buildTestApp();

@@ -15,7 +15,8 @@ type ListBody = {
   }[];
 };
 
-describe('demo data', () => {
+// Seeding signs the demo's documents for real: beside other suites on two cores it has taken over 30 s.
+describe('demo data', { timeout: 120_000 }, () => {
   let t: TestApp;
 
   beforeEach(async () => {

@@ -68,13 +68,22 @@ export async function resizeTo(page: Page, width: number): Promise<void> {
   );
 }
 
-/** Until every animation has finished; endless ones (a spinner while waiting) are part of the picture. */
+/**
+ * Until every animation has finished (endless ones, a spinner while waiting, are part of the picture), and
+ * a dialog that closed has let go of the page: a modal hides the app's root from assistive technology
+ * while it is open, and with reduced motion it may be out of view a moment before it is gone.
+ */
 export async function animationsAtRest(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document
+  await page.waitForFunction(() => {
+    const moving = document
       .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+      .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+    const dialogOpen = [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].some(
+      (dialog) => dialog.checkVisibility(),
+    );
+    const rootHidden = document.getElementById('root')?.closest('[aria-hidden="true"]') != null;
+    return !moving && (dialogOpen || !rootHidden);
+  });
 }
 
 /**
