@@ -12,6 +12,7 @@ import {
   tokens,
   typographyStyles,
 } from '@fluentui/react-components';
+import { UNDERLINE_AT_REST, UNDERLINE_FOCUSED } from './focus-underline';
 
 const useRootClassName = makeResetStyles({
   display: 'inline-flex',
@@ -39,24 +40,10 @@ const useRootClassName = makeResetStyles({
     borderBottomRightRadius: tokens.borderRadiusMedium,
     borderBottom: `2px solid ${tokens.colorCompoundBrandStroke}`,
     clipPath: 'inset(calc(100% - 2px) 0 0 0)',
-    transform: 'scaleX(0)',
-    transitionProperty: 'transform',
-    transitionDuration: tokens.durationUltraFast,
-    transitionDelay: tokens.curveAccelerateMid,
-    '@media screen and (prefers-reduced-motion: reduce)': {
-      transitionDuration: '0.01ms',
-      transitionDelay: '0.01ms',
-    },
+    ...UNDERLINE_AT_REST,
   },
   ':focus-within::after': {
-    transform: 'scaleX(1)',
-    transitionProperty: 'transform',
-    transitionDuration: tokens.durationNormal,
-    transitionDelay: tokens.curveDecelerateMid,
-    '@media screen and (prefers-reduced-motion: reduce)': {
-      transitionDuration: '0.01ms',
-      transitionDelay: '0.01ms',
-    },
+    ...UNDERLINE_FOCUSED,
   },
   ':focus-within:active::after': {
     borderBottomColor: tokens.colorCompoundBrandStrokePressed,

@@ -7,6 +7,7 @@
 // must be copied here.
 import type { ReactNode } from 'react';
 import { makeStyles, mergeClasses, tokens, typographyStyles } from '@fluentui/react-components';
+import { UNDERLINE_AT_REST, UNDERLINE_FOCUSED } from './focus-underline';
 import { ChevronDownRegular } from '@fluentui/react-icons';
 
 const useRootStyles = makeStyles({
@@ -33,24 +34,10 @@ const useRootStyles = makeStyles({
       bottom: '0',
       left: '0',
       right: '0',
-      transform: 'scaleX(0)',
-      transitionProperty: 'transform',
-      transitionDuration: tokens.durationUltraFast,
-      transitionDelay: tokens.curveAccelerateMid,
-      '@media screen and (prefers-reduced-motion: reduce)': {
-        transitionDuration: '0.01ms',
-        transitionDelay: '0.01ms',
-      },
+      ...UNDERLINE_AT_REST,
     },
     '&:focus-within::after': {
-      transform: 'scaleX(1)',
-      transitionProperty: 'transform',
-      transitionDuration: tokens.durationNormal,
-      transitionDelay: tokens.curveDecelerateMid,
-      '@media screen and (prefers-reduced-motion: reduce)': {
-        transitionDuration: '0.01ms',
-        transitionDelay: '0.01ms',
-      },
+      ...UNDERLINE_FOCUSED,
     },
   },
 });
