@@ -63,6 +63,9 @@ if (!browsers.some((browser) => existsSync(browser)) && !process.env.CHROMIUM_PA
       failed += 1;
     }
     if (e2eCode !== 0) exitCode = e2eCode;
+    // A journey that failed and passed on its retry (playwright.config.ts retries once, to record a trace)
+    // is a failure: Playwright itself exits 0 for it.
+    else if ((e2e?.stats?.flaky ?? 0) > 0) exitCode = 1;
   }
 }
 
