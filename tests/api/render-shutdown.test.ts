@@ -136,6 +136,8 @@ describe('shutdown', () => {
       PARAPH_RENDER_PAGE_TIMEOUT_MS: '600000',
       PARAPH_RENDER_MEMORY_MB: '4096',
       PARAPH_RENDER_MAX_STREAM_BYTES: String(4 * 1024 * 1024 * 1024),
+      // The server's own limit: a shutdown still waiting on the page then would exit with 1, not 0.
+      PARAPH_SHUTDOWN_TIMEOUT_MS: '10000',
     };
     const setup = await buildApp(loadConfig(env));
     const ownerId = randomUUID();
@@ -177,13 +179,10 @@ describe('shutdown', () => {
         60_000,
       );
 
-      const signalledAt = Date.now();
       server.kill('SIGTERM');
-      const code = await exited;
-      const tookMs = Date.now() - signalledAt;
-
-      expect(tookMs).toBeLessThan(10_000);
-      expect(code).toBe(0);
+      // Exit 0 is a shutdown that ended within PARAPH_SHUTDOWN_TIMEOUT_MS, timed by the server itself: a
+      // clock here would also count the process's exit on a busy machine.
+      expect(await exited).toBe(0);
       expect(await job()).toMatchObject({ state: 'queued', locked_until: null, attempts: 0 });
     } finally {
       server.kill('SIGKILL');
