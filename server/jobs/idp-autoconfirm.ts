@@ -5,8 +5,10 @@
 // makes every confirmation after the first answer already_answered, so each version is answered once.
 // While the time-stamping authority or the OCSP responder is down (`service_unavailable`), the job stops
 // its batch and waits, longer after each failure, before it tries again: every signature needs them, and
-// each attempt may wait out the service's timeout.
+// each attempt may wait out the service's timeout. While the database is away, it stops its batch too,
+// and its next run tries again.
 import type { AppDeps } from '../context.ts';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import { confirmDocumentVersion } from '../documents/signing-confirm.ts';
 import { errorText } from '../http/logging.ts';
 import { startPeriodicJob, type PeriodicJob } from './periodic.ts';
@@ -81,6 +83,16 @@ export async function runIdpAutoconfirm(
       if (outcome === 'signed') backoff.failures = 0;
       if (outcome !== 'already_answered') answered += 1;
     } catch (error) {
+      // The database away (restarted, failed over) is no fault of the version: the batch stops, and the
+      // next run tries it again. Kept among the failed, a version whose confirmation met a restart was
+      // never confirmed by any instance whose job saw the restart.
+      if (isDatabaseUnavailable(error)) {
+        deps.log.warn(
+          { versionId: version.id, error: errorText(error) },
+          'auto-confirmation paused: the database is unavailable',
+        );
+        break;
+      }
       failed.add(version.id);
       deps.log.error({ versionId: version.id, error: errorText(error) }, 'auto-confirmation failed');
     }

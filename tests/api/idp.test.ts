@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/auth/tokens.ts';
+import { DatabaseUnavailableError } from '../../server/db/connection-errors.ts';
 import { idpAutoconfirmOptions, runIdpAutoconfirm } from '../../server/jobs/idp-autoconfirm.ts';
 import { idpCsrfToken } from '../../server/pages/idp.ts';
 import { makePdf } from '../fixtures/pdfs.ts';
@@ -409,5 +410,38 @@ describe('PARAPH_IDP_AUTOCONFIRM', () => {
     now = new Date(now.getTime() + 2000);
     expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000 })).toBe(1);
     expect(await versionState(younger.versionId, younger.token)).toBe('signed');
+  });
+
+  it('tries a version again after the database went away during its confirmation', async () => {
+    const request = await requestSignature(ada);
+    now = new Date(now.getTime() + 3000);
+    const failed = new Set<string>();
+    // The first transaction meets a restarted database, as a pooled connection does after one.
+    const db = t.deps.db;
+    let drops = 1;
+    t.deps.db = new Proxy(db, {
+      get(target, property) {
+        if (property === 'transaction' && drops > 0) {
+          drops -= 1;
+          return () => ({
+            execute: () =>
+              Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'))),
+          });
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    try {
+      expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000, failed })).toBe(0);
+    } finally {
+      t.deps.db = db;
+    }
+    expect(drops).toBe(0);
+    expect(await versionState(request.versionId, request.token)).toBe('pending');
+    expect(t.logs()).toContain('auto-confirmation paused: the database is unavailable');
+
+    expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000, failed })).toBe(1);
+    expect(await versionState(request.versionId, request.token)).toBe('signed');
   });
 });
