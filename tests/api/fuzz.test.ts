@@ -379,6 +379,7 @@ function queries(operation: ContractOperation, pools: Pools): fc.Arbitrary<strin
 // ------------------------------------------------------------------ the state that must not move
 
 type Snapshot = { database: string; files: string };
+type RowLine = { line: string };
 
 // Bookkeeping that a refused call may move on purpose, left out of the comparison:
 // - users.last_seen_at: the bearer check records when a person was last seen, whatever the answer;
@@ -393,7 +394,7 @@ const MOVING_COLUMNS: Record<string, string[]> = { users: ['last_seen_at'] };
  * numbers and bytes alike). A snapshot after each of a thousand calls read some forty tables one query at a
  * time, a round trip each on PostgreSQL.
  */
-async function snapshotStatement(t: TestApp): Promise<RawBuilder<{ line: string }>> {
+async function snapshotStatement(t: TestApp): Promise<RawBuilder<RowLine>> {
   const postgres = t.config.databaseUrl !== null;
   // PostgreSQL's introspection lists every schema's tables: the test app's schema is first on its path, so
   // an unqualified name reads its own, and a name is read once.
@@ -411,12 +412,10 @@ async function snapshotStatement(t: TestApp): Promise<RawBuilder<{ line: string 
       return `SELECT ${[tableName, ...values].join(" || ',' || ")} AS line FROM "${table.name.replaceAll('"', '""')}"`;
     });
   const order = postgres ? 'ORDER BY line COLLATE "C"' : 'ORDER BY line';
-  return sql<{
-    line: string;
-  }>`${sql.raw(`SELECT line FROM (${selects.join(' UNION ALL ')}) AS rows ${order}`)}`;
+  return sql<RowLine>`${sql.raw(`SELECT line FROM (${selects.join(' UNION ALL ')}) AS rows ${order}`)}`;
 }
 
-async function snapshot(t: TestApp, statement: RawBuilder<{ line: string }>): Promise<Snapshot> {
+async function snapshot(t: TestApp, statement: RawBuilder<RowLine>): Promise<Snapshot> {
   const { rows } = await statement.execute(t.deps.db);
   const database = crypto.createHash('sha256');
   for (const { line } of rows) database.update(`${line}\n`);
@@ -458,7 +457,7 @@ describe('fuzzing every /api operation from the contract', () => {
   let adaCard: string;
   let bobCard: string;
   let now: Date;
-  let tables: RawBuilder<{ line: string }>;
+  let everyRow: RawBuilder<RowLine>;
 
   let pdf: Buffer;
 
@@ -485,7 +484,7 @@ describe('fuzzing every /api operation from the contract', () => {
     dave = await t.createUser({ email: 'dave@example.test', fullName: 'Dave Dunn' });
     adaCard = await cardFor(t.deps, ada.id);
     bobCard = await cardFor(t.deps, bob.id);
-    tables = await snapshotStatement(t);
+    everyRow = await snapshotStatement(t);
     isStarted = true;
   }
 
@@ -694,12 +693,12 @@ describe('fuzzing every /api operation from the contract', () => {
     );
 
     const failures: string[] = [];
-    let before = await snapshot(t, tables);
+    let before = await snapshot(t, everyRow);
     for (const request of requests) {
       now = new Date(now.getTime() + 1000);
       const logged = t.logs().length;
       const response = await t.app.inject(request);
-      const after = await snapshot(t, tables);
+      const after = await snapshot(t, everyRow);
       const problems: string[] = [];
       if (response.statusCode >= 500) {
         const errors = t
