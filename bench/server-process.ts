@@ -66,7 +66,7 @@ async function answersHealth(origin: string): Promise<boolean> {
   }
 }
 
-// Starts `node --import tsx server/main.ts` on a free port with the given data folder, which `stop()`
+// Starts `node server/start.mjs` on a free port with the given data folder, which `stop()`
 // removes. The server's output is kept (for the error message should it fail to start) and drained.
 export async function startServer(options: {
   dataDir: string;
@@ -76,7 +76,7 @@ export async function startServer(options: {
   const port = await freePort();
   // The public origin the server derives on a loopback address: its links and sign-in forms use it.
   const origin = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/start.mjs'], {
     cwd: ROOT_DIR,
     env: {
       ...process.env,

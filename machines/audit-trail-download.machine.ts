@@ -3,7 +3,7 @@
 // "<name without .pdf> - audit trail.pdf". One actor per document shown; a failure says so until the
 // user dismisses it or tries again.
 import { assign, fromPromise, setup } from 'xstate';
-import { toErrorCode } from './types';
+import { toErrorCode } from './types.ts';
 
 export type AuditTrailDownloadInput = { documentId: string; originalFilename: string };
 

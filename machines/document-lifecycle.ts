@@ -9,7 +9,7 @@ import {
   type LifecycleEvent,
   type LifecycleFlow,
   type LifecycleParticipant,
-} from './document-lifecycle.machine';
+} from './document-lifecycle.machine.ts';
 
 export {
   ENDED_STATES,
@@ -17,7 +17,7 @@ export {
   isValidFlow,
   isValidMinimum,
   signedCountOf,
-} from './document-lifecycle.machine';
+} from './document-lifecycle.machine.ts';
 export type {
   LifecycleDocumentState,
   LifecycleEvent,
@@ -26,7 +26,7 @@ export type {
   LifecycleParticipant,
   LifecycleParticipantState,
   LifecycleRole,
-} from './document-lifecycle.machine';
+} from './document-lifecycle.machine.ts';
 
 export type LifecycleRecord = {
   state: LifecycleDocumentState;

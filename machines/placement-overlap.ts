@@ -4,7 +4,7 @@
 // depends on the page's shape, so the rule needs each page's height-to-width ratio. Both sides take it
 // from the rendered page image (the editor once the image has loaded, the server from document_pages);
 // a page not measured yet counts as A4 portrait, as the canvas draws it until its image arrives.
-import { PLACEMENT_LIMITS, SIGNATURE_BOX, type Placement } from './sign-flow-draft';
+import { PLACEMENT_LIMITS, SIGNATURE_BOX, type Placement } from './sign-flow-draft.ts';
 
 /** Height over width of an A4 portrait page: the shape assumed until a page's image says otherwise. */
 export const DEFAULT_PAGE_RATIO = 297 / 210;

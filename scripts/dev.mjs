@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn(process.execPath, ['--watch-path=server', '--import', 'tsx', 'server/main.ts'], {
+  spawn(process.execPath, ['--watch-path=server', 'server/start.mjs'], {
     stdio: 'inherit',
     env: { PORT: '8080', ...process.env },
   }),

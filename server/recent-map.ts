@@ -2,9 +2,12 @@
 // without end (prepared statements, what the document lists remember). Reading an entry counts as using
 // it; the least recently used goes first once the limit is passed.
 export class RecentMap<K, V> {
+  private readonly limit: number;
   private readonly entries = new Map<K, V>();
 
-  constructor(private readonly limit: number) {}
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   get size(): number {
     return this.entries.size;

@@ -81,7 +81,11 @@ function classified(error: unknown): unknown {
 }
 
 class GuardedConnection implements DatabaseConnection {
-  constructor(readonly inner: DatabaseConnection) {}
+  readonly inner: DatabaseConnection;
+
+  constructor(inner: DatabaseConnection) {
+    this.inner = inner;
+  }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     try {
@@ -99,7 +103,11 @@ class GuardedConnection implements DatabaseConnection {
 // The PostgreSQL driver releases a connection through a private member of its own connection object, so
 // the wrapper hands that one back; everything else goes through the wrapper and is classified there.
 class GuardedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  private readonly inner: Driver;
+
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
 
   init(): Promise<void> {
     return this.inner.init();

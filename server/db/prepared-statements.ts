@@ -46,7 +46,11 @@ function nameOf(text: string): string | null {
 }
 
 class PreparingClient implements PostgresPoolClient {
-  constructor(private readonly client: pg.PoolClient) {}
+  private readonly client: pg.PoolClient;
+
+  constructor(client: pg.PoolClient) {
+    this.client = client;
+  }
 
   query<R>(sqlText: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;

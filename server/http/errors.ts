@@ -16,13 +16,15 @@ export type ErrorBody = {
 } & ApiErrorExtra;
 
 export class ApiError extends Error {
-  constructor(
-    public status: number,
-    public code: string,
-    message: string,
-    public extra?: ApiErrorExtra,
-  ) {
+  status: number;
+  code: string;
+  extra?: ApiErrorExtra;
+
+  constructor(status: number, code: string, message: string, extra?: ApiErrorExtra) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
     this.name = 'ApiError';
   }
 

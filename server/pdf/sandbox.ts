@@ -28,11 +28,11 @@ import { patchedWorkerUrl } from './stream-limit.ts';
 export type SandboxFailureReason = 'stream_limit' | 'timeout' | 'memory' | 'crashed' | 'error' | 'stopped';
 
 export class SandboxFailure extends Error {
-  constructor(
-    public reason: SandboxFailureReason,
-    message: string,
-  ) {
+  reason: SandboxFailureReason;
+
+  constructor(reason: SandboxFailureReason, message: string) {
     super(message);
+    this.reason = reason;
     this.name = 'SandboxFailure';
   }
 }

@@ -52,14 +52,12 @@ function streamBytes(context: PDFContext, ref: PDFRef): Uint8Array | null {
 // One array of the DSS (/Certs, /OCSPs, /CRLs): existing streams are kept and indexed by content, so the
 // same certificate is stored once however many signatures it validates.
 class StreamArray {
+  private readonly context: PDFContext;
   readonly array: PDFArray;
   readonly #byHash = new Map<string, PDFRef>();
 
-  constructor(
-    private readonly context: PDFContext,
-    dss: PDFDict,
-    key: string,
-  ) {
+  constructor(context: PDFContext, dss: PDFDict, key: string) {
+    this.context = context;
     const existing = dss.lookup(PDFName.of(key));
     this.array = existing instanceof PDFArray ? existing : context.obj([]);
     dss.set(PDFName.of(key), this.array);

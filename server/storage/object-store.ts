@@ -51,8 +51,11 @@ export type ObjectStore = {
 };
 
 export class ObjectNotFoundError extends Error {
-  constructor(public key: string) {
+  key: string;
+
+  constructor(key: string) {
     super(`No stored object under ${key}`);
+    this.key = key;
     this.name = 'ObjectNotFoundError';
   }
 }

@@ -38,12 +38,13 @@ const FORM_LIMITS = {
 };
 
 class S3Failure extends Error {
-  constructor(
-    public status: number,
-    public code: string,
-    message: string,
-  ) {
+  status: number;
+  code: string;
+
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
     this.name = 'S3Failure';
   }
 }

@@ -13,8 +13,11 @@ export const UPLOAD_GRANT_WINDOW_MS = 60 * 1000;
 export type UploadGrantVerdict = { granted: true } | { granted: false; retryAfterSeconds: number };
 
 class GrantRefused extends Error {
-  constructor(public retryAfterSeconds: number) {
+  retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
     super('Too many upload grants');
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

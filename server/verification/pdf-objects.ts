@@ -29,11 +29,15 @@ export type Slice = {
 
 /** The document as of some revision: every object's latest definition, and the trailer's references. */
 export class DocumentState {
-  constructor(
-    readonly objects: ObjectMap,
-    readonly root: PDFRef | null,
-    readonly info: PDFRef | null,
-  ) {}
+  readonly objects: ObjectMap;
+  readonly root: PDFRef | null;
+  readonly info: PDFRef | null;
+
+  constructor(objects: ObjectMap, root: PDFRef | null, info: PDFRef | null) {
+    this.objects = objects;
+    this.root = root;
+    this.info = info;
+  }
 
   static merge(slices: readonly Slice[]): DocumentState {
     const objects = new Map<string, PDFObject>();

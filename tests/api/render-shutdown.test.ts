@@ -44,7 +44,7 @@ type Server = {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-shutdown-'));
   dataDirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PARAPH_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -166,7 +166,7 @@ describe('shutdown', () => {
     const job = () =>
       setup.deps.db.selectFrom('jobs').selectAll().where('document_id', '=', id).executeTakeFirstOrThrow();
 
-    const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const server = spawn(process.execPath, ['server/start.mjs'], {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -96,7 +96,7 @@ async function closedPort(): Promise<number> {
 async function startServer(env: Record<string, string>, keepDataDir?: string) {
   const dataDir = keepDataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'paraph-start-')));
   try {
-    const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const server = spawn(process.execPath, ['server/start.mjs'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

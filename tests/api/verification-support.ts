@@ -102,9 +102,12 @@ function indexTime(date: Date): string {
 }
 
 export class TestPki {
+  readonly dir: string;
   #serial = 0x1000;
 
-  private constructor(readonly dir: string) {}
+  private constructor(dir: string) {
+    this.dir = dir;
+  }
 
   static async create(): Promise<TestPki> {
     return new TestPki(await mkdtemp(path.join(os.tmpdir(), 'paraph-verify-pki-')));
@@ -403,7 +406,11 @@ AsnType({ type: AsnTypeTypes.Set, itemType: Attribute })(AttributeList);
 
 // An OBJECT IDENTIFIER on its own (a CHOICE of one serialises as its element).
 class ObjectIdentifierValue {
-  constructor(public value = '') {}
+  value: string;
+
+  constructor(value = '') {
+    this.value = value;
+  }
 }
 AsnProp({ type: AsnPropTypes.ObjectIdentifier })(ObjectIdentifierValue.prototype, 'value');
 AsnType({ type: AsnTypeTypes.Choice })(ObjectIdentifierValue);

@@ -43,7 +43,7 @@ export type E2eServer = { url: string; pid: number; dataDir: string };
 export async function startE2eServer(smtpUrl = process.env.PARAPH_E2E_SMTP_URL): Promise<E2eServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
   const geocoderUrl = await startGeocoder();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/start.mjs'], {
     env: {
       ...process.env,
       PORT: '0',

@@ -1,5 +1,5 @@
-// One Paraph server process of the fleet, started as production starts it (node --import tsx
-// server/main.ts), with its output in a log file, and the readiness probe the proxy uses.
+// One Paraph server process of the fleet, started as production starts it (node server/start.mjs), with
+// its output in a log file, and the readiness probe the proxy uses.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 
@@ -48,6 +48,12 @@ export async function probe(port: number): Promise<Probe> {
 }
 
 export class Instance {
+  readonly name: InstanceName;
+  readonly port: number;
+  private readonly env: NodeJS.ProcessEnv;
+  readonly logPath: string;
+  private readonly now: () => number;
+  private readonly cwd: string;
   readonly exits: ExitRecord[] = [];
   // Where each run's output begins in the log file.
   readonly starts: { at: number; pid: number; logOffset: number }[] = [];
@@ -56,13 +62,20 @@ export class Instance {
   private exitWaiters: ((exit: ExitRecord) => void)[] = [];
 
   constructor(
-    readonly name: InstanceName,
-    readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
-    readonly logPath: string,
-    private readonly now: () => number,
-    private readonly cwd: string,
-  ) {}
+    name: InstanceName,
+    port: number,
+    env: NodeJS.ProcessEnv,
+    logPath: string,
+    now: () => number,
+    cwd: string,
+  ) {
+    this.name = name;
+    this.port = port;
+    this.env = env;
+    this.logPath = logPath;
+    this.now = now;
+    this.cwd = cwd;
+  }
 
   get isRunning(): boolean {
     return this.child !== null;
@@ -81,7 +94,7 @@ export class Instance {
       // No log yet.
     }
     const log = openSync(this.logPath, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['server/start.mjs'], {
       cwd: this.cwd,
       env: this.env,
       stdio: ['ignore', log, log],

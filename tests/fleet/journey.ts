@@ -25,12 +25,13 @@ export type Answer = {
 };
 
 export class StepFailure extends Error {
-  constructor(
-    readonly step: string,
-    message: string,
-    readonly instance: string | null = null,
-  ) {
+  readonly step: string;
+  readonly instance: string | null;
+
+  constructor(step: string, message: string, instance: string | null = null) {
     super(message);
+    this.step = step;
+    this.instance = instance;
     this.name = 'StepFailure';
   }
 }

@@ -13,10 +13,13 @@ describe('toPlainJson', () => {
 
   it('tags what JSON would drop or flatten, and reads it back', () => {
     class Point {
-      constructor(
-        readonly x: number,
-        readonly y: number,
-      ) {}
+      readonly x: number;
+      readonly y: number;
+
+      constructor(x: number, y: number) {
+        this.x = x;
+        this.y = y;
+      }
     }
     const value = {
       output: undefined,

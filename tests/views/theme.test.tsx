@@ -18,10 +18,12 @@ import { renderView } from './render';
 
 /** The operating system's `prefers-color-scheme`, which a test switches while the app runs. */
 class SystemScheme extends EventTarget {
+  isDark: boolean;
   readonly media = DARK_SCHEME_QUERY;
   onchange: MediaQueryList['onchange'] = null;
-  constructor(public isDark: boolean) {
+  constructor(isDark: boolean) {
     super();
+    this.isDark = isDark;
   }
   get matches(): boolean {
     return this.isDark;

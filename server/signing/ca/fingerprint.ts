@@ -28,16 +28,17 @@ export type DeploymentCaOutcome = 'recorded' | 'same' | 'replaced';
 
 /** Thrown when this instance would sign under another CA than the one recorded for the deployment. */
 export class SigningCaMismatchError extends Error {
-  constructor(
-    public readonly recorded: string,
-    public readonly mine: string,
-    where: string,
-  ) {
+  readonly recorded: string;
+  readonly mine: string;
+
+  constructor(recorded: string, mine: string, where: string) {
     super(
       `This instance's signing CA (${where}, SHA-256 ${mine}) is not the one the deployment signs with ` +
         `(SHA-256 ${recorded}). Give every instance the same CA, so that every signature of the deployment ` +
         'chains to one root; to sign under this one from now on, start once with PARAPH_REPLACE_SIGNING_CA=1',
     );
+    this.recorded = recorded;
+    this.mine = mine;
     this.name = 'SigningCaMismatchError';
   }
 }

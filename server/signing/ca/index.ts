@@ -142,10 +142,13 @@ type LoadedCa = {
 };
 
 class Loader {
-  constructor(
-    private readonly options: LoadPkiOptions,
-    private readonly keyring: Keyring,
-  ) {}
+  private readonly options: LoadPkiOptions;
+  private readonly keyring: Keyring;
+
+  constructor(options: LoadPkiOptions, keyring: Keyring) {
+    this.options = options;
+    this.keyring = keyring;
+  }
 
   private get db(): Kysely<Database> {
     return this.options.db;
@@ -342,16 +345,27 @@ type RoleKeyState = { key: CertifiedKey; serialNumber: string; notAfter: Date };
  * once half of the renewal margin is left (a process that runs for months) or once it was revoked here.
  */
 class RoleKeyHolder {
+  private state: RoleKeyState;
+  private readonly renew: () => Promise<RoleKeyState>;
+  private readonly clock: () => Date;
+  private readonly log: PkiLog;
+  private readonly role: string;
   private renewing: Promise<void> | null = null;
   private isStale = false;
 
   constructor(
-    private state: RoleKeyState,
-    private readonly renew: () => Promise<RoleKeyState>,
-    private readonly clock: () => Date,
-    private readonly log: PkiLog,
-    private readonly role: string,
-  ) {}
+    state: RoleKeyState,
+    renew: () => Promise<RoleKeyState>,
+    clock: () => Date,
+    log: PkiLog,
+    role: string,
+  ) {
+    this.state = state;
+    this.renew = renew;
+    this.clock = clock;
+    this.log = log;
+    this.role = role;
+  }
 
   get serialNumber(): string {
     return this.state.serialNumber;

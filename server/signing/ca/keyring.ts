@@ -93,13 +93,13 @@ const paramsKey = (params: KdfParams): string => `${params.N}:${params.r}:${para
 
 /** Seals and opens byte strings under one passphrase. Derived keys are kept per salt, for the process. */
 export class Keyring {
+  private readonly passphrase: string;
+  readonly params: KdfParams;
   private readonly derived = new Map<string, Promise<Buffer>>();
 
-  constructor(
-    private readonly passphrase: string,
-    readonly params: KdfParams,
-    key: Buffer,
-  ) {
+  constructor(passphrase: string, params: KdfParams, key: Buffer) {
+    this.passphrase = passphrase;
+    this.params = params;
     this.derived.set(paramsKey(params), Promise.resolve(key));
   }
 

@@ -19,11 +19,11 @@ export type CodecOperations = typeof operations;
 
 /** What one of the main thread's calls threw, as the operation sees it. */
 class CallFailure extends Error {
-  constructor(
-    readonly call: number,
-    error: CodecError,
-  ) {
+  readonly call: number;
+
+  constructor(call: number, error: CodecError) {
     super(error.message);
+    this.call = call;
     this.name = error.name;
   }
 }

@@ -116,6 +116,9 @@ type FormView = {
 };
 
 class SigningAdapter implements Adapter {
+  private readonly browser: Browser;
+  private readonly page: Page;
+  private readonly tag: string;
   private readonly held = new HeldRequests();
   private readonly warnings: string[] = [];
   private documentId = '';
@@ -125,12 +128,10 @@ class SigningAdapter implements Adapter {
   /** How many times the path has entered each requesting state: each entry makes one request. */
   private readonly seen = { loadSignScreen: 0, locateMe: 0, signDocument: 0 };
 
-  constructor(
-    private readonly browser: Browser,
-    private readonly page: Page,
-    private readonly tag: string,
-    modelPath: ModelPath,
-  ) {
+  constructor(browser: Browser, page: Page, tag: string, modelPath: ModelPath) {
+    this.browser = browser;
+    this.page = page;
+    this.tag = tag;
     this.fixture = fixtureOf(modelPath);
     this.signer = accountOf(signerOf(modelPath));
     this.view = {

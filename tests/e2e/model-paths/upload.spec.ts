@@ -66,6 +66,10 @@ function laterStep(modelPath: ModelPath, index: number): PathStep | undefined {
 
 /** One path's run: the page, its held requests, and what the path has made the modal show so far. */
 class UploadAdapter implements Adapter {
+  private readonly page: Page;
+  private readonly tag: string;
+  private readonly pdf: Buffer;
+  private readonly brokenPdf: Buffer;
   private readonly held = new HeldRequests();
   private fileName = '';
   private fileSize = 0;
@@ -80,12 +84,12 @@ class UploadAdapter implements Adapter {
    */
   private finishedFor: number | null = null;
 
-  constructor(
-    private readonly page: Page,
-    private readonly tag: string,
-    private readonly pdf: Buffer,
-    private readonly brokenPdf: Buffer,
-  ) {}
+  constructor(page: Page, tag: string, pdf: Buffer, brokenPdf: Buffer) {
+    this.page = page;
+    this.tag = tag;
+    this.pdf = pdf;
+    this.brokenPdf = brokenPdf;
+  }
 
   private get dialog(): Locator {
     return this.page.getByRole('dialog', { name: 'Upload a document' });
