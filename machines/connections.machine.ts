@@ -9,7 +9,7 @@
 // `closeModal`), so no view has to copy one actor's state into the other.
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { ModalName } from './modal.machine';
-import { toErrorCode } from './types';
+import { toErrorCode } from './types.ts';
 
 /** A connection's profile as `GET /connections` includes it; `lastSeenAt` is null when never seen. */
 export type ConnectedProfile = {

@@ -7,9 +7,9 @@
 // starts at once; a mixed selection is confirmed first. Its progress dialog closes when the downloads
 // end, unless the person closed it or another request took its place.
 import { assign, fromPromise, setup } from 'xstate';
-import { isActionAllowed, isSigned, modalNameOf, type DocumentAction } from './document-actions-rules';
+import { isActionAllowed, isSigned, modalNameOf, type DocumentAction } from './document-actions-rules.ts';
 import type { ModalName } from './modal.machine';
-import { toApiFailure, type DocumentResource } from './types';
+import { toApiFailure, type DocumentResource } from './types.ts';
 
 export type ActionRequest = { action: DocumentAction; documents: DocumentResource[] };
 

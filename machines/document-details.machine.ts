@@ -4,7 +4,7 @@
 // stopped with the panel; the view sends `selection.changed` whenever the list's selection changes.
 import { assign, fromPromise, raise, setup, type EventObject } from 'xstate';
 import type { components } from '../openapi/schema';
-import { toErrorCode, type DocumentResource } from './types';
+import { toErrorCode, type DocumentResource } from './types.ts';
 
 type Schemas = components['schemas'];
 

@@ -14,8 +14,8 @@ import type {
   SortColumn,
   SortDirection,
 } from './types';
-import { toErrorCode } from './types';
-import { DEFAULT_ADDRESS, DEFAULT_SORT, type ListAddress } from './list-address';
+import { toErrorCode } from './types.ts';
+import { DEFAULT_ADDRESS, DEFAULT_SORT, type ListAddress } from './list-address.ts';
 
 export type DocumentListInput = { category: DocumentCategory; address?: ListAddress };
 

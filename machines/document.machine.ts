@@ -2,7 +2,7 @@
 // rendered (reloading every 5 s), and says whether the viewer has anything to show. Started when the page
 // mounts with the document id, stopped when it unmounts; a load failure sends the user back to the list.
 import { assign, fromPromise, setup } from 'xstate';
-import { toErrorCode, type DocumentResource } from './types';
+import { toErrorCode, type DocumentResource } from './types.ts';
 
 export type DocumentInput = { documentId: string };
 

@@ -3,7 +3,7 @@
 // signed, has no link or cannot be loaded goes to the list with a notice instead. Started when the route
 // mounts; it ends in a final state either way.
 import { assign, fromPromise, setup } from 'xstate';
-import { toErrorCode, type DocumentResource } from './types';
+import { toErrorCode, type DocumentResource } from './types.ts';
 
 export type DownloadInput = { documentId: string };
 

@@ -2,7 +2,7 @@
 // After it is sent the screen thanks them and the button stays disabled; a failed send says so and the
 // same button tries again. The send is an injected actor, which adds the route and the version.
 import { assign, fromPromise, setup } from 'xstate';
-import { toErrorCode } from './types';
+import { toErrorCode } from './types.ts';
 
 export type CaughtError = { message: string; stack: string | null };
 

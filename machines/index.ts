@@ -3,30 +3,30 @@
 // exporter (scripts/paths.ts) read it, with the events and inputs they send each machine, which are test
 // data and live in tests/machines/events.ts.
 import type { AnyStateMachine } from 'xstate';
-import { connectionsMachine } from './connections.machine';
-import { signGroupsMachine } from './sign-groups.machine';
-import { participantSearchMachine } from './participant-search.machine';
-import { signFlowFormMachine } from './sign-flow-form.machine';
-import { signaturePlacementMachine } from './signature-placement.machine';
-import { documentActionsMachine } from './document-actions.machine';
-import { documentListMachine } from './document-list.machine';
-import { documentDetailsMachine } from './document-details.machine';
-import { documentMachine } from './document.machine';
-import { downloadMachine } from './download.machine';
-import { inviteAcceptMachine } from './invite-accept.machine';
-import { documentLifecycleMachine } from './document-lifecycle.machine';
-import { modalMachine } from './modal.machine';
-import { shellMachine } from './shell.machine';
-import { sessionMachine } from './session.machine';
-import { signConfirmationMachine } from './sign-confirmation.machine';
-import { signingMachine } from './signing.machine';
-import { uploadMachine } from './upload.machine';
-import { languageMachine } from './language.machine';
-import { welcomeMachine } from './welcome.machine';
-import { settingsMachine } from './settings.machine';
-import { auditTrailDownloadMachine } from './audit-trail-download.machine';
-import { errorReportMachine } from './error-report.machine';
-import { verificationMachine } from './verification.machine';
+import { connectionsMachine } from './connections.machine.ts';
+import { signGroupsMachine } from './sign-groups.machine.ts';
+import { participantSearchMachine } from './participant-search.machine.ts';
+import { signFlowFormMachine } from './sign-flow-form.machine.ts';
+import { signaturePlacementMachine } from './signature-placement.machine.ts';
+import { documentActionsMachine } from './document-actions.machine.ts';
+import { documentListMachine } from './document-list.machine.ts';
+import { documentDetailsMachine } from './document-details.machine.ts';
+import { documentMachine } from './document.machine.ts';
+import { downloadMachine } from './download.machine.ts';
+import { inviteAcceptMachine } from './invite-accept.machine.ts';
+import { documentLifecycleMachine } from './document-lifecycle.machine.ts';
+import { modalMachine } from './modal.machine.ts';
+import { shellMachine } from './shell.machine.ts';
+import { sessionMachine } from './session.machine.ts';
+import { signConfirmationMachine } from './sign-confirmation.machine.ts';
+import { signingMachine } from './signing.machine.ts';
+import { uploadMachine } from './upload.machine.ts';
+import { languageMachine } from './language.machine.ts';
+import { welcomeMachine } from './welcome.machine.ts';
+import { settingsMachine } from './settings.machine.ts';
+import { auditTrailDownloadMachine } from './audit-trail-download.machine.ts';
+import { errorReportMachine } from './error-report.machine.ts';
+import { verificationMachine } from './verification.machine.ts';
 
 export const MACHINES = {
   shell: shellMachine,
@@ -79,4 +79,4 @@ export type {
   PersonProfile,
 } from './connections.machine';
 export type { SignGroup } from './sign-groups.machine';
-export * from './types';
+export * from './types.ts';

@@ -5,7 +5,7 @@
 // person to sign in and back to this link, so the machine only stops. Started when the route mounts; it
 // ends in a final state either way.
 import { assign, fromPromise, setup } from 'xstate';
-import { toApiFailure, type ApiFailure } from './types';
+import { toApiFailure, type ApiFailure } from './types.ts';
 
 export type InviteAcceptInput = { inviteId: string };
 

@@ -13,7 +13,7 @@
 // for the app's lifetime, a child of the shell (docs/decisions.md "Language, welcome and mobile wrappers").
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../openapi/schema';
-import { toErrorCode } from './types';
+import { toErrorCode } from './types.ts';
 
 export type LanguageLocale = components['schemas']['Locale'];
 /** The interface's texts in one language, by message id (src/i18n/*.json). */

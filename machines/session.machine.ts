@@ -4,10 +4,10 @@
 // Profile-call exceptions (spec 000 §6, docs/decisions.md): a 401 on the first load means the session
 // expired; a 401 or a network failure on the poll is ignored; any other failure logs the user out.
 import { assign, fromPromise, setup } from 'xstate';
-import { safeReturnUrl } from './return-url';
-import { toApiFailure, type Profile, type TokenGrant } from './types';
+import { safeReturnUrl } from './return-url.ts';
+import { toApiFailure, type Profile, type TokenGrant } from './types.ts';
 
-export { safeReturnUrl } from './return-url';
+export { safeReturnUrl } from './return-url.ts';
 
 export type SessionInput = { storedToken: string | null };
 

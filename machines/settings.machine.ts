@@ -5,7 +5,7 @@
 // leaving any other way) keeps the language on screen as it was. Stopped when the screen unmounts.
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../openapi/schema';
-import { toErrorCode } from './types';
+import { toErrorCode } from './types.ts';
 
 export type SettingsLocale = components['schemas']['Locale'];
 export type Settings = { locale: SettingsLocale; location: string };

@@ -14,13 +14,13 @@ import {
   type AnyActorRef,
   type AnyActorScope,
 } from 'xstate';
-import { ACTION_MODAL_NAMES, type DocumentAction } from './document-actions-rules';
-import { documentActionsMachine } from './document-actions.machine';
-import { languageMachine, type LanguageInput } from './language.machine';
-import { modalMachine, type ModalName } from './modal.machine';
-import { sessionMachine } from './session.machine';
+import { ACTION_MODAL_NAMES, type DocumentAction } from './document-actions-rules.ts';
+import { documentActionsMachine } from './document-actions.machine.ts';
+import { languageMachine, type LanguageInput } from './language.machine.ts';
+import { modalMachine, type ModalName } from './modal.machine.ts';
+import { sessionMachine } from './session.machine.ts';
 import type { DocumentResource, Profile } from './types';
-import { welcomeMachine } from './welcome.machine';
+import { welcomeMachine } from './welcome.machine.ts';
 
 /** The stored token and the language to start with (read, with its catalog, before the first render). */
 export type ShellInput = { storedToken: string | null; language: LanguageInput };

@@ -8,7 +8,7 @@
 // machine what to do next.
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { DocumentVersionState } from './signing-rules';
-import { toApiFailure, toErrorCode } from './types';
+import { toApiFailure, toErrorCode } from './types.ts';
 
 export type SignConfirmationInput = { versionId: string; confirmationUrl: string };
 export type FetchVersionInput = { versionId: string };

@@ -12,9 +12,9 @@ import {
   type ParticipantRole,
   type Person,
   type SearchGroup,
-} from './participant-search.machine';
-import { toFraction, type DraftSignatory, type Placement } from './sign-flow-draft';
-import { toErrorCode, type DocumentResource } from './types';
+} from './participant-search.machine.ts';
+import { toFraction, type DraftSignatory, type Placement } from './sign-flow-draft.ts';
+import { toErrorCode, type DocumentResource } from './types.ts';
 
 export type FormMode = 'new' | 'edit';
 export type DraftReviewer = Person & { hasApproved: boolean };

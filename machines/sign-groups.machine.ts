@@ -8,7 +8,7 @@
 import { assign, fromPromise, raise, setup } from 'xstate';
 import type { PersonProfile } from './connections.machine';
 import type { ModalName } from './modal.machine';
-import { toApiFailure, toErrorCode } from './types';
+import { toApiFailure, toErrorCode } from './types.ts';
 
 export type SignGroup = {
   id: string;

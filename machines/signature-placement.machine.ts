@@ -8,9 +8,14 @@
 // Two signatories' boxes may overlap while the owner rearranges them (machines/placement-overlap.ts): the
 // view marks them and names them, and the editor does not save until none is left.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { DEFAULT_PAGE_RATIO, findOverlaps, isUsableRatio, type PlacementOverlap } from './placement-overlap';
-import { clampPlacement, SIGNATURE_BOX, type DraftSignatory, type Placement } from './sign-flow-draft';
-import { toErrorCode, type DocumentResource } from './types';
+import {
+  DEFAULT_PAGE_RATIO,
+  findOverlaps,
+  isUsableRatio,
+  type PlacementOverlap,
+} from './placement-overlap.ts';
+import { clampPlacement, SIGNATURE_BOX, type DraftSignatory, type Placement } from './sign-flow-draft.ts';
+import { toErrorCode, type DocumentResource } from './types.ts';
 
 export type SignaturePlacementInput = {
   documentId: string;

@@ -2,7 +2,7 @@
 // its tests: what the form checks before it sends, the request it sends, and the shapes its actors
 // exchange. Pure functions of the form's fields, so the guards and the views read the same answers.
 import type { components } from '../openapi/schema';
-import { toFraction } from './sign-flow-draft';
+import { toFraction } from './sign-flow-draft.ts';
 import type { DocumentResource } from './types';
 
 type Schemas = components['schemas'];

@@ -5,7 +5,7 @@
 // signature goes), finds the location on request, sends the sign call and then invokes the confirmation
 // dialog (sign-confirmation.machine.ts). The form's rules live in signing-rules.ts.
 import { assign, fromPromise, setup } from 'xstate';
-import { signConfirmationMachine, type SignConfirmationOutput } from './sign-confirmation.machine';
+import { signConfirmationMachine, type SignConfirmationOutput } from './sign-confirmation.machine.ts';
 import {
   baseMessagesOf,
   isPlacementMissing,
@@ -19,8 +19,8 @@ import {
   type SignDocumentInput,
   type SignFields,
   type SignScreenData,
-} from './signing-rules';
-import { toErrorCode } from './types';
+} from './signing-rules.ts';
+import { toErrorCode } from './types.ts';
 
 export type SigningInput = {
   documentId: string;

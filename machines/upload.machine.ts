@@ -12,7 +12,7 @@ import {
   type SelectedFile,
   type SendToStorageInput,
   type UploadTicket,
-} from './types';
+} from './types.ts';
 
 export type UploadContext = {
   file: SelectedFile | null;

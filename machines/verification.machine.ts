@@ -5,7 +5,7 @@
 // Started by the page, stopped when the page goes; leaving `uploading` aborts the call.
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../openapi/schema';
-import { toErrorCode, type SelectedFile } from './types';
+import { toErrorCode, type SelectedFile } from './types.ts';
 
 export type VerificationReport = components['schemas']['VerificationReport'];
 export type VerificationSignature = components['schemas']['VerificationSignature'];

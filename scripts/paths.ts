@@ -3,10 +3,10 @@
 // { machine, transitions, unreached, paths: [{ input, covers, steps: [{ event, state }] }] }, where a
 // value JSON cannot carry (undefined, a Blob, a Date...) is an object tagged with "$type" (README, "QA").
 // The events and inputs each machine is sent are the gate's (tests/machines/events.ts).
-import { MACHINES, type MachineName } from '../machines/index';
-import { registeredMachine } from '../tests/machines/events';
-import { pathsAsJson, pathsAsText } from './lib/paths-output';
-import { transitionPaths } from './lib/transition-paths';
+import { MACHINES, type MachineName } from '../machines/index.ts';
+import { registeredMachine } from '../tests/machines/events.ts';
+import { pathsAsJson, pathsAsText } from './lib/paths-output.ts';
+import { transitionPaths } from './lib/transition-paths.ts';
 
 function main(argv: string[]): number {
   const args = argv.filter((arg) => arg !== '--json');

@@ -1,13 +1,13 @@
 // What `npm run paths` prints for one machine: numbered steps for people, or JSON for tools.
 import type { AnyStateMachine } from 'xstate';
-import { toPlainJson, type Json } from './plain-json';
+import { toPlainJson, type Json } from './plain-json.ts';
 import {
   createPayloadLegend,
   describeStep,
   stateLabel,
   type TransitionPath,
   type TransitionPaths,
-} from './transition-paths';
+} from './transition-paths.ts';
 
 type PathJson = { input: Json; covers: string[]; steps: { event: Json; state: string }[] };
 

@@ -17,7 +17,7 @@ import {
   type AnyStateNode,
   type EventObject,
 } from 'xstate';
-import { formatValue, toPlainJson } from './plain-json';
+import { formatValue, toPlainJson } from './plain-json.ts';
 
 export type RegisteredMachine = {
   machine: AnyStateMachine;

@@ -15,11 +15,11 @@ import {
   PAGE_MIDDLE,
   type SignaturePlacementEvent,
   type SignaturePlacementInput,
-} from '../../machines/signature-placement.machine';
-import { DEFAULT_PAGE_RATIO } from '../../machines/placement-overlap';
+} from '../../machines/signature-placement.machine.ts';
+import { DEFAULT_PAGE_RATIO } from '../../machines/placement-overlap.ts';
 import type { ActionRequest, DocumentActionsEvent } from '../../machines/document-actions.machine';
 import type { DocumentListEvent, DocumentListInput } from '../../machines/document-list.machine';
-import { DEFAULT_ADDRESS } from '../../machines/list-address';
+import { DEFAULT_ADDRESS } from '../../machines/list-address.ts';
 import type { DocumentDetailsEvent, DocumentDetailsInput } from '../../machines/document-details.machine';
 import type { DocumentEvent, DocumentInput } from '../../machines/document.machine';
 import type { DownloadInput } from '../../machines/download.machine';
@@ -41,11 +41,11 @@ import {
   sampleSignGroup,
   sampleSignFlowFormData,
   SAMPLE_EXISTING_FLOW,
-} from '../samples';
+} from '../samples/index.ts';
 import type { SessionEvent, SessionInput } from '../../machines/session.machine';
 import type { SignConfirmationEvent, SignConfirmationInput } from '../../machines/sign-confirmation.machine';
 import type { SigningEvent, SigningInput } from '../../machines/signing.machine';
-import { sampleFlowSigning, sampleOwnSigning } from '../samples/signing';
+import { sampleFlowSigning, sampleOwnSigning } from '../samples/signing.ts';
 import type { UploadEvent } from '../../machines/upload.machine';
 import type { LanguageEvent, LanguageInput } from '../../machines/language.machine';
 import type { WelcomeEvent } from '../../machines/welcome.machine';
@@ -56,8 +56,8 @@ import type {
 } from '../../machines/audit-trail-download.machine';
 import type { ErrorReportEvent, ErrorReportInput } from '../../machines/error-report.machine';
 import type { VerificationEvent } from '../../machines/verification.machine';
-import { sampleVerificationReport } from '../samples/verification';
-import { MACHINES, type MachineName } from '../../machines/index';
+import { sampleVerificationReport } from '../samples/verification.ts';
+import { MACHINES, type MachineName } from '../../machines/index.ts';
 import type { RegisteredMachine } from '../../scripts/lib/transition-paths';
 
 /** The events the machine's actors and timers raise, which the app never sends itself. */

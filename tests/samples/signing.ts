@@ -1,6 +1,6 @@
 // Representative data for the sign screen's machines (tests/machines/events.ts) and their view tests: plain
 // values shaped like the API's answers; no behaviour.
-import { sampleDocument } from '.';
+import { sampleDocument } from './index.ts';
 import type { SignScreenData, SmartCard } from '../../machines/signing-rules';
 
 export const SAMPLE_SMART_CARDS: SmartCard[] = [

@@ -7,6 +7,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPESCRIPT_ARGS } from '../../scripts/lib/typescript-args.ts';
 import { openStandalonePki, TEST_CA_PASSPHRASE } from '../api/deployment-pki-support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -20,7 +21,7 @@ function ca(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/ca.ts', ...args],
+      [...TYPESCRIPT_ARGS, 'scripts/ca.ts', ...args],
       {
         cwd: ROOT,
         env: {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MACHINES, type MachineName } from '../../machines/index';
 import { pathsAsJson, pathsAsText, type PathsJson } from '../../scripts/lib/paths-output';
 import { toPlainJson } from '../../scripts/lib/plain-json';
+import { TYPESCRIPT_ARGS } from '../../scripts/lib/typescript-args.ts';
 import { listTransitions, transitionPaths } from '../../scripts/lib/transition-paths';
 import { registeredMachine } from '../machines/events';
 
@@ -14,7 +15,7 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function paths(...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'scripts/paths.ts', ...args], { cwd: ROOT });
+  return run(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/paths.ts', ...args], { cwd: ROOT });
 }
 
 describe('every machine’s paths', () => {

@@ -4,15 +4,19 @@
 // state looks like there (docs/machines.md "QA's paths in the browser").
 import { execFileSync } from 'node:child_process';
 import { expect, type Page, type Request, type Route } from '@playwright/test';
+import { TYPESCRIPT_ARGS } from '../../../scripts/lib/typescript-args.ts';
 
 export type PathEvent = { type: string } & Record<string, unknown>;
 export type PathStep = { event: PathEvent; state: string };
 export type ModelPath = { input: unknown; covers: string[]; steps: PathStep[] };
 export type MachinePaths = { machine: string; transitions: number; unreached: string[]; paths: ModelPath[] };
 
-/** What QA gets from `npm run paths -- <machine> --json`, run the same way (without npm's banner). */
+/**
+ * What QA gets from `npm run paths -- <machine> --json`, run the same way (without npm's banner, and
+ * without tsx's loader where Node runs TypeScript itself, 22.18 and later).
+ */
 export function loadPaths(machine: string): MachinePaths {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/paths.ts', machine, '--json'], {
+  const output = execFileSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/paths.ts', machine, '--json'], {
     cwd: process.cwd(),
     encoding: 'utf8',
   });
