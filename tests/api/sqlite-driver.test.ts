@@ -1,5 +1,6 @@
 // The embedded database behaves the same whichever driver this Node gets (server/db/sqlite.ts): Node's
-// node:sqlite on Node 24 and later, better-sqlite3 on Node 20. CI runs this file on both.
+// node:sqlite on Node 24 and later, better-sqlite3 on Node 20 and 22. CI runs this file on Node 24 (npm
+// test) and on Node 22 with better-sqlite3 (the PostgreSQL run).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
