@@ -14,6 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
+import { isDatabaseUnavailable } from '../db/connection-errors.ts';
 import type { DocumentRow, DocumentVersionRow, DocumentVersionState, ParticipantRow } from '../db/schema.ts';
 import { queueRenderPages } from '../images/worker.ts';
 import { RevocationUnavailableError, TimeStampUnavailableError } from '../signing/pki/errors.ts';
@@ -60,6 +61,27 @@ export type DenyOutcome = 'denied' | 'already_answered';
 /** How long a confirmation waits for another signature of the same document to be applied. */
 export const BUSY_WAIT_MS = 20_000;
 const BUSY_BACKOFF_MS = [50, 100, 200, 400, 800, 1000] as const;
+// A database that restarts (pg_ctl restart, a failover) fails the statements of that moment on the
+// connections it closed, and the next connections find it back, usually within a second. By then the
+// signature is made and stored: aborting it would make the signer sign again, and a version left
+// `signing` would be aborted by the expiry job two minutes later. Its end is written again instead.
+const DATABASE_RETRY_MS = [250, 1000, 2000, 4000, 8000] as const;
+
+async function whileDatabaseAway<T>(deps: AppDeps, input: ConfirmInput, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      const wait = DATABASE_RETRY_MS[attempt];
+      if (wait === undefined || !isDatabaseUnavailable(error)) throw error;
+      deps.log.warn(
+        { versionId: input.versionId, error: errorText(error) },
+        'the database is unavailable while a signature ends; writing its end again',
+      );
+      await sleep(wait);
+    }
+  }
+}
 
 // ------------------------------------------------------------------ shared reads
 
@@ -353,7 +375,15 @@ async function complete(
   return deps.db.transaction().execute(async (trx): Promise<SettledOutcome> => {
     const db: ActionDb = trx;
     const locked = await lockSigning(deps, db, input);
-    if (locked === null) return 'cancelled';
+    if (locked === null) {
+      // Written again after a commit whose answer the restart lost, it finds its own signature done.
+      const ended = await db
+        .selectFrom('document_versions')
+        .select(['state', 'file_key'])
+        .where('id', '=', input.versionId)
+        .executeTakeFirst();
+      return ended?.state === 'signed' && ended.file_key === signed.key ? 'signed' : 'cancelled';
+    }
     const { row, version, flow, record } = locked;
     const event = completeEvent(version);
     if (!canApply(record, event)) {
@@ -531,28 +561,34 @@ async function confirm(deps: AppDeps, input: ConfirmInput): Promise<ConfirmResul
         { versionId: input.versionId, error: errorText(error) },
         'signing service unavailable; the request stays pending',
       );
-      return abortForOutage(deps, input, metaOf(deps, input), begun, unavailable);
+      return whileDatabaseAway(deps, input, () =>
+        abortForOutage(deps, input, metaOf(deps, input), begun, unavailable),
+      );
     }
     const presign = isPresignError(error);
     if (!presign) {
       deps.log.error({ versionId: input.versionId, error: errorText(error) }, 'signing failed');
     }
-    const outcome = await abort(deps, input, metaOf(deps, input), {
-      state: presign ? 'presign_error' : 'cancelled',
-      reason: presign ? 'presign_error' : 'error',
-    });
+    const outcome = await whileDatabaseAway(deps, input, () =>
+      abort(deps, input, metaOf(deps, input), {
+        state: presign ? 'presign_error' : 'cancelled',
+        reason: presign ? 'presign_error' : 'error',
+      }),
+    );
     return { outcome };
   }
 
   let outcome: SettledOutcome;
   try {
-    outcome = await complete(deps, input, begun, signed, metaOf(deps, input));
+    outcome = await whileDatabaseAway(deps, input, () =>
+      complete(deps, input, begun, signed, metaOf(deps, input)),
+    );
   } catch (error) {
     await deleteQuietly(deps, signed.key);
     // The document must not stay in `signing`: abort (this is a no-op if the version already ended).
-    await abort(deps, input, metaOf(deps, input), { state: 'cancelled', reason: 'error' }).catch(
-      () => undefined,
-    );
+    await whileDatabaseAway(deps, input, () =>
+      abort(deps, input, metaOf(deps, input), { state: 'cancelled', reason: 'error' }),
+    ).catch(() => undefined);
     throw error;
   }
   if (outcome !== 'signed') {

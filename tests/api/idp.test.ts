@@ -444,4 +444,36 @@ describe('PARAPH_IDP_AUTOCONFIRM', () => {
     expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000, failed })).toBe(1);
     expect(await versionState(request.versionId, request.token)).toBe('signed');
   });
+
+  it('ends a signature that the database went away under once it is back, instead of aborting it', async () => {
+    const request = await requestSignature(ada);
+    now = new Date(now.getTime() + 3000);
+    // The confirmation's first transaction marks the version `signing`; the second, after the PDF is
+    // signed and stored, meets a restarted database, as a pooled connection does after one.
+    const db = t.deps.db;
+    let transactions = 0;
+    t.deps.db = new Proxy(db, {
+      get(target, property) {
+        if (property === 'transaction') {
+          transactions += 1;
+          if (transactions === 2) {
+            return () => ({
+              execute: () =>
+                Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'))),
+            });
+          }
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    try {
+      expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000 })).toBe(1);
+    } finally {
+      t.deps.db = db;
+    }
+    expect(transactions).toBeGreaterThanOrEqual(3);
+    expect(await versionState(request.versionId, request.token)).toBe('signed');
+    expect(t.logs()).toContain('the database is unavailable while a signature ends; writing its end again');
+  });
 });
