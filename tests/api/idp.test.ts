@@ -417,27 +417,13 @@ describe('PARAPH_IDP_AUTOCONFIRM', () => {
     now = new Date(now.getTime() + 3000);
     const failed = new Set<string>();
     // The first transaction meets a restarted database, as a pooled connection does after one.
-    const db = t.deps.db;
-    let drops = 1;
-    t.deps.db = new Proxy(db, {
-      get(target, property) {
-        if (property === 'transaction' && drops > 0) {
-          drops -= 1;
-          return () => ({
-            execute: () =>
-              Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'))),
-          });
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const restart = withRestartedDatabase(t, [1]);
     try {
       expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000, failed })).toBe(0);
     } finally {
-      t.deps.db = db;
+      restart.end();
     }
-    expect(drops).toBe(0);
+    expect(restart.transactions()).toBe(1);
     expect(await versionState(request.versionId, request.token)).toBe('pending');
     expect(t.logs()).toContain('auto-confirmation paused: the database is unavailable');
 
@@ -450,30 +436,42 @@ describe('PARAPH_IDP_AUTOCONFIRM', () => {
     now = new Date(now.getTime() + 3000);
     // The confirmation's first transaction marks the version `signing`; the second, after the PDF is
     // signed and stored, meets a restarted database, as a pooled connection does after one.
-    const db = t.deps.db;
-    let transactions = 0;
-    t.deps.db = new Proxy(db, {
-      get(target, property) {
-        if (property === 'transaction') {
-          transactions += 1;
-          if (transactions === 2) {
-            return () => ({
-              execute: () =>
-                Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'))),
-            });
-          }
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const restart = withRestartedDatabase(t, [2]);
     try {
       expect(await runIdpAutoconfirm(t.deps, { delayMs: 3000 })).toBe(1);
     } finally {
-      t.deps.db = db;
+      restart.end();
     }
-    expect(transactions).toBeGreaterThanOrEqual(3);
+    expect(restart.transactions()).toBeGreaterThanOrEqual(3);
     expect(await versionState(request.versionId, request.token)).toBe('signed');
     expect(t.logs()).toContain('the database is unavailable while a signature ends; writing its end again');
   });
 });
+
+// The app's transactions numbered in `failing` (from 1) meet a restarted database, as a pooled connection
+// does after one; end() gives the app its own database back.
+function withRestartedDatabase(t: TestApp, failing: number[]): { transactions(): number; end(): void } {
+  const db = t.deps.db;
+  let transactions = 0;
+  t.deps.db = new Proxy(db, {
+    get(target, property) {
+      if (property === 'transaction') {
+        transactions += 1;
+        if (failing.includes(transactions)) {
+          return () => ({
+            execute: () =>
+              Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly'))),
+          });
+        }
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return {
+    transactions: () => transactions,
+    end: () => {
+      t.deps.db = db;
+    },
+  };
+}
