@@ -3,6 +3,6 @@
 // erasableSyntaxOnly); Node 20 needs tsx's loader, which costs seconds of CPU per process, since it
 // transforms every module the process loads. @types/node stays at 20 (docs/decisions.md, "Node
 // versions"), which does not know process.features.typescript.
-export const NODE_RUNS_TYPESCRIPT = Boolean((process.features as { typescript?: unknown }).typescript);
+const NODE_RUNS_TYPESCRIPT = Boolean((process.features as { typescript?: unknown }).typescript);
 
 export const TYPESCRIPT_ARGS: readonly string[] = NODE_RUNS_TYPESCRIPT ? [] : ['--import', 'tsx'];

@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
-import { isDatabaseUnavailable } from '../db/connection-errors.ts';
+import { retryWhileDatabaseAway } from '../db/connection-errors.ts';
 import type { DocumentRow, DocumentVersionRow, DocumentVersionState, ParticipantRow } from '../db/schema.ts';
 import { queueRenderPages } from '../images/worker.ts';
 import { RevocationUnavailableError, TimeStampUnavailableError } from '../signing/pki/errors.ts';
@@ -65,22 +65,19 @@ const BUSY_BACKOFF_MS = [50, 100, 200, 400, 800, 1000] as const;
 // connections it closed, and the next connections find it back, usually within a second. By then the
 // signature is made and stored: aborting it would make the signer sign again, and a version left
 // `signing` would be aborted by the expiry job two minutes later. Its end is written again instead.
-const DATABASE_RETRY_MS = [250, 1000, 2000, 4000, 8000] as const;
+const END_TRIES = 16;
+const END_DELAY_MS = 1000;
 
-async function whileDatabaseAway<T>(deps: AppDeps, input: ConfirmInput, write: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await write();
-    } catch (error) {
-      const wait = DATABASE_RETRY_MS[attempt];
-      if (wait === undefined || !isDatabaseUnavailable(error)) throw error;
+function whileDatabaseAway<T>(deps: AppDeps, input: ConfirmInput, write: () => Promise<T>): Promise<T> {
+  return retryWhileDatabaseAway(write, {
+    tries: END_TRIES,
+    delayMs: END_DELAY_MS,
+    onAway: (error) =>
       deps.log.warn(
         { versionId: input.versionId, error: errorText(error) },
         'the database is unavailable while a signature ends; writing its end again',
-      );
-      await sleep(wait);
-    }
-  }
+      ),
+  });
 }
 
 // ------------------------------------------------------------------ shared reads
