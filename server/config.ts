@@ -92,6 +92,9 @@ export type Config = {
   // Memory for list pages already sent, reused while nothing they show has changed (PARAPH_LIST_CACHE_MB,
   // 32; 0 turns it off and reads every page anew).
   listCacheBytes: number;
+  // Memory for each document's resource as a list last sent it to a person, reused while nothing it shows
+  // has changed (PARAPH_DOCUMENT_CACHE_MB, 32; 0 turns it off and writes every document of a page anew).
+  documentCacheBytes: number;
 };
 
 export type CaFiles = { certificate: string; key: string; keyPassphrase: string | null };
@@ -404,5 +407,6 @@ export function loadConfig(env: Env): Config {
     mailFrom: mailFrom(env, publicOrigin.origin),
     reminderDays: integer(env, 'PARAPH_REMINDER_DAYS', 3, 0),
     listCacheBytes: integer(env, 'PARAPH_LIST_CACHE_MB', 32, 0) * 1024 * 1024,
+    documentCacheBytes: integer(env, 'PARAPH_DOCUMENT_CACHE_MB', 32, 0) * 1024 * 1024,
   };
 }

@@ -17,6 +17,7 @@ import { deploymentCaMigration } from './migrations/0012_deployment_ca.ts';
 import { addressRateLimitsMigration } from './migrations/0013_address_rate_limits.ts';
 import { documentListsMigration } from './migrations/0014_document_lists.ts';
 import { documentListDaysMigration } from './migrations/0015_document_list_days.ts';
+import { documentListVersionsMigration } from './migrations/0016_document_list_versions.ts';
 import type { Database } from './schema.ts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
@@ -36,6 +37,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0013_address_rate_limits': addressRateLimitsMigration(dialect),
     '0014_document_lists': documentListsMigration(dialect),
     '0015_document_list_days': documentListDaysMigration(dialect),
+    '0016_document_list_versions': documentListVersionsMigration(dialect),
   };
 }
 

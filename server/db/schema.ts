@@ -387,6 +387,9 @@ export type DocumentListDaysTable = {
   documents: number;
 };
 
+// Migration 0016: moves with anything a list shows of the document.
+export type DocumentListVersionsTable = { document_id: string; version: number };
+
 export type DocumentSearchTable = { document_id: string; folded: string };
 export type UserSearchTable = { user_id: string; folded: string };
 
@@ -423,6 +426,7 @@ export type Database = {
   document_viewers: DocumentViewersTable;
   document_list_counts: DocumentListCountsTable;
   document_list_days: DocumentListDaysTable;
+  document_list_versions: DocumentListVersionsTable;
   document_search: DocumentSearchTable;
   user_search: UserSearchTable;
 };

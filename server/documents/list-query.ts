@@ -25,7 +25,6 @@ import type { Database } from '../db/schema.ts';
 import { foldForSearch } from '../db/search-fold.ts';
 import { RecentMap } from '../recent-map.ts';
 import { FAILED_STATES, IN_PROGRESS_STATES, type DocumentCategory } from './permissions.ts';
-import { DOCUMENT_SELECTION, SHOWN_JOINS, shownColumns, type ShownDocument } from './shown.ts';
 
 export const PAGE_SIZE = 20;
 
@@ -40,8 +39,11 @@ export type ListQuery = {
   page: number;
 };
 
-/** A document row of a page, with what the list shows of it (serialize.ts). */
-export type ListedDocument = ShownDocument;
+/**
+ * A document of a page: its id, whether the viewer archived it, and the version of what lists show of it
+ * (migration 0016; null if it has none, which is never reused). listed-resources.ts writes the resources.
+ */
+export type ListedDocument = { id: string; archived: number | boolean; version: number | string | null };
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -102,8 +104,20 @@ export function visibleToViewer(eb: DocEb, viewer: AuthUser): Expression<SqlBool
 // --- Categories and counts ---
 
 // Over document_viewers (`v`), document_list_counts (`c`) or document_list_days (`t`), which share these
-// columns.
-function categoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory) {
+// columns. Every list request needs one or two: each is built once.
+const categoryFilters = new Map<string, RawBuilder<SqlBool>>();
+
+function categoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory): RawBuilder<SqlBool> {
+  const key = `${table} ${category}`;
+  let filter = categoryFilters.get(key);
+  if (filter === undefined) {
+    filter = buildCategoryFilter(table, category);
+    categoryFilters.set(key, filter);
+  }
+  return filter;
+}
+
+function buildCategoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory): RawBuilder<SqlBool> {
   const column = (name: 'archived' | 'state' | 'must_act') => sql.ref(`${table}.${name}`);
   const states = (list: readonly string[]) => sql.join(list.map((state) => sql.lit(state)));
   const current = sql`${column('archived')} = 0`;
@@ -125,7 +139,8 @@ function categoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory) {
   }
 }
 
-export type ListState = { total: number; fingerprint: string };
+// `names` moves with every name and address (the '*' row), which every document shows.
+export type ListState = { total: number; fingerprint: string; names: number };
 
 // The category's count, and what says whether anything remembered of the person's lists still holds:
 // their rows' `changes`, which moves with anything their lists show (migration 0014), and the '*' row's,
@@ -143,10 +158,8 @@ export async function readListState(
       sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END) AS names
     FROM document_list_counts c WHERE c.user_id IN (${viewer.id}, '*')`).execute(db);
   const row = rows[0];
-  return {
-    total: toCount(row?.total),
-    fingerprint: `${toCount(row?.own)}/${toCount(row?.names)}`,
-  };
+  const names = toCount(row?.names);
+  return { total: toCount(row?.total), fingerprint: `${toCount(row?.own)}/${names}`, names };
 }
 
 // --- What a search matches ---
@@ -301,18 +314,22 @@ function viewerSource(
 }
 
 // The person's rows of the given documents, each looked up (CROSS JOIN: SQLite, whose tables have no
-// statistics, would otherwise rather walk all of the person's rows looking for them).
+// statistics, would otherwise rather walk all of the person's rows looking for them). PostgreSQL gets them
+// as one array, so the statement's text is the same for every page and its plan is kept.
 function givenRows(
+  deps: AppDeps,
   viewer: AuthUser,
   category: DocumentCategory,
   ids: string[],
 ): { from: RawBuilder<unknown>; conditions: Expression<SqlBool>[] } {
-  const given = sql.join(
-    ids.map((id) => sql`SELECT ${id} AS document_id`),
-    sql` UNION ALL `,
-  );
+  const given = isSqlite(deps)
+    ? sql`(${sql.join(
+        ids.map((id) => sql`SELECT ${id} AS document_id`),
+        sql` UNION ALL `,
+      )}) m`
+    : sql`unnest(${ids}::text[]) m(document_id)`;
   return {
-    from: sql`(${given}) m CROSS JOIN document_viewers v`,
+    from: sql`${given} CROSS JOIN document_viewers v`,
     conditions: [
       sql<SqlBool>`v.user_id = ${viewer.id}`,
       sql<SqlBool>`v.document_id = m.document_id`,
@@ -339,7 +356,14 @@ async function countSearch(
 // --- What is remembered between requests ---
 
 type Bound = { value: string; id: string };
-type Remembered = { fingerprint: string; total?: number; bounds: RecentMap<number, Bound> };
+// `users`: whose names and addresses the search matches. Someone new counts only once they are on one of the
+// person's documents, which moves the fingerprint.
+type Remembered = {
+  fingerprint: string;
+  total?: number;
+  users?: MatchedUsers;
+  bounds: RecentMap<number, Bound>;
+};
 
 // Lists per database (tests and benchmarks run several in one process); the least recently used go first.
 const REMEMBERED_LISTS = 2_000;
@@ -377,30 +401,35 @@ function matchesOf(deps: AppDeps): RecentMap<string, Matches> {
 
 /**
  * The person's documents the search finds, in the list's order, or null when there are more than `limit`.
- * Unless their number is known already, an unordered probe stops at the first `limit + 1`: sorting them
- * would read every match first, and a search that matches a quarter of a million documents is then counted
- * (countSearch) rather than read twice.
+ * From the index, unless their number is known already, an unordered probe stops at the first `limit + 1`:
+ * sorting them would read every match first, and a search that matches a quarter of a million documents
+ * is then counted (countSearch) rather than read twice. A walk reads the person's rows in the list's
+ * order, each tested: what counting them costs, and every page of the search is then a slice.
  */
 async function readMatches(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
   context: SearchContext,
+  plan: Plan,
   limit: number,
   knownTotal: number | undefined,
 ): Promise<string[] | null> {
-  const { from, conditions } = viewerSource(deps, viewer, query.category, context, 'index');
+  const { from, conditions } = viewerSource(deps, viewer, query.category, context, plan);
   const where = sql.join(conditions, sql` AND `);
-  if (knownTotal === undefined) {
+  if (plan === 'index' && knownTotal === undefined) {
     const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM (
       SELECT v.document_id FROM ${from} WHERE ${where} LIMIT ${sql.lit(limit + 1)}) probe`.execute(deps.db);
     if (toCount(rows[0]?.n) > limit) return null;
   }
   const column = sql.ref(query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at');
   const direction = sql.raw(query.sortDirection === 'desc' ? 'DESC' : 'ASC');
+  // The index's matches are sorted (an expression as the key, so the database does not walk the sort
+  // index instead and test every row against them); a walk follows the sort index.
+  const sortKey = plan === 'index' ? sql`${column} || ''` : column;
   const { rows } = await sql<{ document_id: string }>`
     SELECT v.document_id FROM ${from} WHERE ${where}
-    ORDER BY ${column} || '' ${direction}, v.document_id ${direction} LIMIT ${sql.lit(limit + 1)}`.execute(
+    ORDER BY ${sortKey} ${direction}, v.document_id ${direction} LIMIT ${sql.lit(limit + 1)}`.execute(
     deps.db,
   );
   return rows.length > limit ? null : rows.map((row) => row.document_id);
@@ -453,7 +482,7 @@ async function readPage(
   const { from, conditions } =
     request.ids === undefined
       ? viewerSource(deps, viewer, query.category, context, 'walk')
-      : givenRows(viewer, query.category, request.ids);
+      : givenRows(deps, viewer, query.category, request.ids);
   if (request.after !== null) {
     const { value, id } = request.after;
     conditions.push(
@@ -470,15 +499,15 @@ async function readPage(
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY ${sortKey} ${direction}, v.document_id ${direction}
     LIMIT ${sql.lit(request.limit)} OFFSET ${sql.lit(request.offset)}`;
-  // The page's ids first, then only their rows and what they show: the walk never reads a document row it
-  // skips, and the page is one statement.
+  // The page's ids first, then only their versions: the walk never reads a row it skips, and what the page
+  // shows of each document is read only where the one kept for the viewer is out of date.
   const page = sql<ListedDocument & { sort_value: string }>`
-    SELECT ${DOCUMENT_SELECTION}, page.sort_value, ${shownColumns(deps, viewer, sql`page.archived`)}
-    FROM (${ids}) page JOIN documents d ON d.id = page.document_id ${SHOWN_JOINS}
+    SELECT page.document_id AS id, page.archived, page.sort_value, lv.version
+    FROM (${ids}) page LEFT JOIN document_list_versions lv ON lv.document_id = page.document_id
     ORDER BY page.sort_value ${direction}, page.document_id ${direction}`;
-  // A page from a start (the list's first, or one remembered), walked, has one plan whoever asks and
-  // whatever is searched; a skip's text changes with how far.
-  const isCommon = request.ids === undefined && request.day === null && request.offset <= 1;
+  // A page from a start (the list's first, or one remembered), walked, or of given documents, has one plan
+  // whoever asks and whatever is searched; a skip's text changes with how far.
+  const isCommon = request.day === null && request.offset <= 1;
   const { rows } = await (isCommon ? prepared(page) : page).execute(deps.db);
   return request.backwards ? rows.reverse() : rows;
 }
@@ -545,15 +574,19 @@ export async function listDocuments(
   let matches: string[] | undefined;
   if (query.search !== '') {
     const search = prepareSearch(deps, query.search);
-    context = { search, users: await matchedUsers(deps, search) };
-    // Among more documents than a walk may read, the index finds the matches: all of them at once while
-    // they are few (every page then a slice of them), else only their count (pages walk, a match every
-    // few rows).
-    if (state.total > walkLimit && (entry.total === undefined || entry.total <= walkLimit)) {
+    entry.users ??= await matchedUsers(deps, search);
+    context = { search, users: entry.users };
+    // The matches all at once while they are few, every page then a slice of them: among documents a walk
+    // may read, read by the walk that counting them would be (once their number is known, pages walk
+    // again rather than read everything once more); among more, found by the index. Else only their
+    // count, from the index (pages walk, a match every few rows).
+    const walkable = state.total <= walkLimit;
+    if (walkable || entry.total === undefined || entry.total <= walkLimit) {
       const kept = matchesOf(deps).get(key);
       matches = kept?.fingerprint === state.fingerprint ? kept.ids : undefined;
-      if (matches === undefined) {
-        const found = await readMatches(deps, viewer, query, context, walkLimit, entry.total);
+      if (matches === undefined && !(walkable && entry.total !== undefined)) {
+        const plan: Plan = walkable ? 'walk' : 'index';
+        const found = await readMatches(deps, viewer, query, context, plan, walkLimit, entry.total);
         if (found !== null) {
           matches = found;
           matchesOf(deps).set(key, { fingerprint: state.fingerprint, ids: found });

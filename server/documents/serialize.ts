@@ -278,17 +278,20 @@ function toResource(deps: AppDeps, prepared: Prepared, urls: readonly string[]):
   };
 }
 
-/** Resources of rows read with what they show (a list's page): no query of its own. */
+/**
+ * Resources of rows read with what they show: no query of its own. With them, when the oldest of their
+ * links was signed (link-cache.ts): what keeps them keeps them no longer than their links allow.
+ */
 export async function serializeShownDocuments(
   deps: AppDeps,
   rows: readonly ShownDocument[],
   viewer: AuthUser,
   known: KnownState = {},
-): Promise<DocumentResource[]> {
+): Promise<{ resources: DocumentResource[]; signedAt: number }> {
   const links: LinkRequest[] = [];
   const prepared = rows.map((row) => prepare(row, viewer, known, links));
-  const urls = await reusableSignedGetUrls(deps.store, deps.clock(), links);
-  return prepared.map((entry) => toResource(deps, entry, urls));
+  const { urls, signedAt } = await reusableSignedGetUrls(deps.store, deps.clock(), links);
+  return { resources: prepared.map((entry) => toResource(deps, entry, urls)), signedAt };
 }
 
 export async function serializeDocuments(
@@ -297,7 +300,8 @@ export async function serializeDocuments(
   viewer: AuthUser,
   known: KnownState = {},
 ): Promise<DocumentResource[]> {
-  return serializeShownDocuments(deps, await readShown(deps, rows, viewer), viewer, known);
+  const shown = await serializeShownDocuments(deps, await readShown(deps, rows, viewer), viewer, known);
+  return shown.resources;
 }
 
 export async function serializeDocument(

@@ -1,11 +1,18 @@
 // Signed storage links for documents, reused for half a minute. A list page of twenty documents carries a
 // hundred links or so (the file, every page image); signing each anew on every request cost more than the
-// whole query. A list page sent again is kept as long (handlers/documents.ts), so a link reaches a browser
-// at most a minute after it was signed, with at least 14 of its 15 minutes left; and the same link for the
-// same image lets the browser keep the image it already has.
+// whole query. What is written with them (a document's resource, a list page) is reused until its oldest
+// link is a minute old (LINK_SENT_WITHIN_MS), so a link reaches a browser with at least 14 of its 15
+// minutes left; and the same link for the same image lets the browser keep the image it already has.
 import type { ObjectStore, SignedGetOptions } from './object-store.ts';
 
 export const LINK_REUSE_MS = 30_000;
+export const LINK_SENT_WITHIN_MS = 60_000;
+
+/** Whether something written with links signed at `signedAt` may still be sent at `now`. */
+export function linksStillFresh(signedAt: number, now: number): boolean {
+  // A clock that went back (tests move it) counts as stale too.
+  return now >= signedAt && now - signedAt < LINK_SENT_WITHIN_MS;
+}
 const MAX_LINKS = 20_000;
 
 type Signed = { url: string; signedAt: number };
@@ -39,16 +46,17 @@ function linksOf(store: ObjectStore): Map<string, Signed> {
 
 /**
  * The links, in the order asked: those signed in the last half minute as they were, the others signed
- * now, together. A page asks once for all of its links, so a page whose links are all fresh waits for
- * nothing.
+ * now, together, and when the oldest of them was signed. A page asks once for all of its links, so a page
+ * whose links are all fresh waits for nothing.
  */
 export async function reusableSignedGetUrls(
   store: ObjectStore,
   now: Date,
   requests: readonly LinkRequest[],
-): Promise<string[]> {
+): Promise<{ urls: string[]; signedAt: number }> {
   const signed = linksOf(store);
   const at = now.getTime();
+  let oldest = at;
   const urls: string[] = new Array<string>(requests.length);
   const signing: Promise<void>[] = [];
   for (let index = 0; index < requests.length; index += 1) {
@@ -60,6 +68,7 @@ export async function reusableSignedGetUrls(
     // A clock that went back (tests move it) signs again rather than hand out a link from its future.
     if (found !== undefined && at >= found.signedAt && at - found.signedAt < LINK_REUSE_MS) {
       urls[index] = found.url;
+      if (found.signedAt < oldest) oldest = found.signedAt;
       continue;
     }
     signing.push(
@@ -72,5 +81,5 @@ export async function reusableSignedGetUrls(
     );
   }
   if (signing.length > 0) await Promise.all(signing);
-  return urls;
+  return { urls, signedAt: oldest };
 }

@@ -180,6 +180,29 @@ describe('what the lists remember between requests', () => {
   }
   const names = (body: ListBody) => body.data.map((doc) => doc.attributes.originalFilename);
 
+  // A page of Ada's active documents for a search, read by list-query.ts itself (a walk limit of its own).
+  async function searchPage(search: string, number: number, walkLimit?: number) {
+    const query = {
+      category: 'active' as const,
+      search,
+      sortColumn: 'created_at' as const,
+      sortDirection: 'desc' as const,
+      page: number,
+    };
+    const listed = await listDocuments(t.deps, ada, query, undefined, walkLimit);
+    const found = listed.rows.map((row) => row.id);
+    const named =
+      found.length === 0
+        ? []
+        : await t.deps.db
+            .selectFrom('documents')
+            .select(['id', 'original_filename'])
+            .where('id', 'in', found)
+            .execute();
+    const nameOf = new Map(named.map((row) => [row.id, row.original_filename]));
+    return { names: found.map((id) => nameOf.get(id)), total: listed.total };
+  }
+
   async function documents(count: number, name = (i: number) => `doc-${String(i).padStart(2, '0')}.pdf`) {
     const ids: string[] = [];
     for (let i = 0; i < count; i += 1) {
@@ -250,7 +273,10 @@ describe('what the lists remember between requests', () => {
       };
     });
     for (let at = 0; at < rows.length; at += 200) {
-      await t.deps.db.insertInto('documents').values(rows.slice(at, at + 200)).execute();
+      await t.deps.db
+        .insertInto('documents')
+        .values(rows.slice(at, at + 200))
+        .execute();
     }
     const archived = new Set(rows.filter((_, i) => i % 13 === 0).map((row) => row.id));
     for (const id of archived) {
@@ -271,7 +297,10 @@ describe('what the lists remember between requests', () => {
         const order = a[column] === b[column] ? (a.id < b.id ? -1 : 1) : a[column] < b[column] ? -1 : 1;
         return direction === 'asc' ? order : -order;
       });
-      return { ids: sorted.slice((page - 1) * 20, page * 20).map((row) => row.id), pages: Math.ceil(sorted.length / 20) };
+      return {
+        ids: sorted.slice((page - 1) * 20, page * 20).map((row) => row.id),
+        pages: Math.ceil(sorted.length / 20),
+      };
     };
     const current = (row: Row) => !archived.has(row.id);
     const cases = [
@@ -279,13 +308,26 @@ describe('what the lists remember between requests', () => {
       { path: 'active', keep: current, column: 'created_at', direction: 'asc', page: 33 },
       { path: 'active', keep: current, column: 'autodeletion_at', direction: 'asc', page: 29 },
       { path: 'active', keep: current, column: 'autodeletion_at', direction: 'desc', page: 31 },
-      { path: 'uploaded', keep: (row: Row) => current(row) && row.state === 'uploaded', column: 'created_at', direction: 'desc', page: 28 },
+      {
+        path: 'uploaded',
+        keep: (row: Row) => current(row) && row.state === 'uploaded',
+        column: 'created_at',
+        direction: 'desc',
+        page: 28,
+      },
     ] as const;
     for (const { path, keep, column, direction, page } of cases) {
-      const query = new URLSearchParams({ 'sort[column]': column, 'sort[direction]': direction, page: String(page) });
+      const query = new URLSearchParams({
+        'sort[column]': column,
+        'sort[direction]': direction,
+        page: String(page),
+      });
       const body = await list(`/api/documents/${path}?${query.toString()}`);
       const expected = expectedPage(keep, column, direction, page);
-      expect(body.data.map((doc) => doc.id), `${path} by ${column} ${direction}, page ${page}`).toEqual(expected.ids);
+      expect(
+        body.data.map((doc) => doc.id),
+        `${path} by ${column} ${direction}, page ${page}`,
+      ).toEqual(expected.ids);
       expect(body.meta.totalPages).toBe(expected.pages);
     }
 
@@ -297,9 +339,28 @@ describe('what the lists remember between requests', () => {
     expect(again.data.map((doc) => doc.id)).toEqual(expectedPage(current, 'created_at', 'desc', 40).ids);
   });
 
+  it('a search read whole once walks its pages when what it found had to make room for other searches', async () => {
+    const ids = await documents(45, (i) =>
+      i % 9 < 5 ? `lease-${String(i).padStart(2, '0')}.pdf` : `other-${i}.pdf`,
+    );
+    const leases = ids
+      .map((_, i) => i)
+      .filter((i) => i % 9 < 5)
+      .reverse()
+      .map((i) => `lease-${String(i).padStart(2, '0')}.pdf`);
+    const page = (search: string, number: number) => searchPage(search, number);
+    expect(await page('lease', 1)).toEqual({ names: leases.slice(0, 20), total: 25 });
+    // More searches than the matches kept: the first one's count is still known, its matches are not.
+    for (let other = 0; other < 40; other += 1) await page(`other-${other}`, 1);
+    expect(await page('lease', 2)).toEqual({ names: leases.slice(20), total: 25 });
+    expect(await page('lease', 1)).toEqual({ names: leases.slice(0, 20), total: 25 });
+  });
+
   it('a search among more documents than a walk reads takes its pages from the index, and follows changes', async () => {
     // 25 leases among 45, and one of Bob's shared with Ada, which his name finds.
-    const ids = await documents(45, (i) => (i % 9 < 5 ? `lease-${String(i).padStart(2, '0')}.pdf` : `other-${i}.pdf`));
+    const ids = await documents(45, (i) =>
+      i % 9 < 5 ? `lease-${String(i).padStart(2, '0')}.pdf` : `other-${i}.pdf`,
+    );
     const shared = await insertDocument(t.deps, {
       ownerId: bob.id,
       originalFilename: 'shared.pdf',
@@ -311,11 +372,7 @@ describe('what the lists remember between requests', () => {
     });
     // A walk limit of 30 among Ada's 46 documents: every search of her lists asks the index; one that finds
     // up to 30 is read from it whole (pages are slices), one that finds more is counted there and walked.
-    const page = async (search: string, number: number) => {
-      const query = { category: 'active' as const, search, sortColumn: 'created_at' as const, sortDirection: 'desc' as const, page: number };
-      const listed = await listDocuments(t.deps, ada, query, undefined, 30);
-      return { names: listed.rows.map((row) => row.original_filename), total: listed.total };
-    };
+    const page = (search: string, number: number) => searchPage(search, number, 30);
     const leases = ids
       .map((_, i) => i)
       .filter((i) => i % 9 < 5)
@@ -371,14 +428,21 @@ describe('what the lists remember between requests', () => {
       participants: [{ role: 'signatory', email: bob.email, userId: bob.id, state: 'pending' }],
     });
     expect(await count('robert')).toBe(0);
-    await t.deps.db.updateTable('users').set({ full_name: 'Robert Baker' }).where('id', '=', bob.id).execute();
+    await t.deps.db
+      .updateTable('users')
+      .set({ full_name: 'Robert Baker' })
+      .where('id', '=', bob.id)
+      .execute();
     expect(await count('robert')).toBe(1);
   });
 
-  it('a document leaves a participant\'s lists and searches when they leave its flow', async () => {
+  it("a document leaves a participant's lists and searches when they leave its flow", async () => {
     const carol = await t.createUser({ email: 'carol@example.test', fullName: 'Carol Chen' });
     const carolToken = await t.signIn(carol.email);
-    const documentId = await insertDocument(t.deps, { ownerId: ada.id, originalFilename: 'Offer letter.pdf' });
+    const documentId = await insertDocument(t.deps, {
+      ownerId: ada.id,
+      originalFilename: 'Offer letter.pdf',
+    });
     const send = (method: 'POST' | 'PUT', signatories: string[]) =>
       t.app.inject({
         method,

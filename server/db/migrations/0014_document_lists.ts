@@ -122,9 +122,9 @@ function namesChanged(s: Sql): string {
     ON CONFLICT (user_id, archived, state, must_act) DO UPDATE SET changes = ${counts}changes + 1`;
 }
 
-const DOCUMENT_LIST_COLUMNS = ['original_filename', 'owner_id', 'state', 'created_at', 'autodeletion_at'];
+export const DOCUMENT_LIST_COLUMNS = ['original_filename', 'owner_id', 'state', 'created_at', 'autodeletion_at'];
 // What else a list shows of a document: its file, its size and its page images.
-const DOCUMENT_SHOWN_COLUMNS = [
+export const DOCUMENT_SHOWN_COLUMNS = [
   'file_key',
   'file_size',
   'page_count',
@@ -133,9 +133,9 @@ const DOCUMENT_SHOWN_COLUMNS = [
   'signed_file_key',
   'unavailable_pages',
 ];
-const PARTICIPANT_LIST_COLUMNS = ['user_id', 'email', 'role', 'state', 'position'];
-const FLOW_SHOWN_COLUMNS = ['type', 'state', 'minimum_required_signs'];
-const VERSION_SHOWN_COLUMNS = ['state', 'smart_card_type', 'answered_at'];
+export const PARTICIPANT_LIST_COLUMNS = ['user_id', 'email', 'role', 'state', 'position'];
+export const FLOW_SHOWN_COLUMNS = ['type', 'state', 'minimum_required_signs'];
+export const VERSION_SHOWN_COLUMNS = ['state', 'smart_card_type', 'answered_at'];
 
 // Something a list shows of the documents in `docs` changed, though not who sees them: every one of
 // their viewers' `changes` moves.

@@ -6,7 +6,8 @@
 //
 // A day is the first ten characters of the sort value ('2026-11-27' of an ISO time), in the sort's order
 // under any collation. Existing rows are counted here, before the triggers exist.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { runAllOrNothing } from './all-or-nothing.ts';
 import type { SqlDialect } from '../dialect.ts';
 
 // The sort columns a list offers (list-query.ts).
@@ -92,25 +93,5 @@ function statements(dialect: SqlDialect): string[] {
 }
 
 export function documentListDaysMigration(dialect: SqlDialect): Migration {
-  return {
-    async up(db: Kysely<unknown>): Promise<void> {
-      const run = async () => {
-        for (const statement of statements(dialect)) await sql.raw(statement).execute(db);
-      };
-      // Kysely runs a PostgreSQL migration in a transaction of its own; SQLite's run outside one, and this
-      // one is all or nothing.
-      if (dialect === 'postgres') {
-        await run();
-        return;
-      }
-      await sql`BEGIN IMMEDIATE`.execute(db);
-      try {
-        await run();
-        await sql`COMMIT`.execute(db);
-      } catch (error) {
-        await sql`ROLLBACK`.execute(db);
-        throw error;
-      }
-    },
-  };
+  return { up: (db: Kysely<unknown>) => runAllOrNothing(db, dialect, statements(dialect)) };
 }
