@@ -222,7 +222,9 @@ function tsaUrl(env: Env): string | null {
   if (raw === null) return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new Error('PARAPH_TSA_URL must be an http:// or https:// URL of an RFC 3161 time-stamping authority');
+    throw new Error(
+      'PARAPH_TSA_URL must be an http:// or https:// URL of an RFC 3161 time-stamping authority',
+    );
   }
   return raw;
 }

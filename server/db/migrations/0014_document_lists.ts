@@ -29,9 +29,7 @@ type Sql = { dialect: SqlDialect };
 
 const newline = ({ dialect }: Sql) => (dialect === 'postgres' ? 'chr(10)' : 'char(10)');
 const joined = ({ dialect }: Sql, expression: string) =>
-  dialect === 'postgres'
-    ? `string_agg(${expression}, chr(10))`
-    : `group_concat(${expression}, char(10))`;
+  dialect === 'postgres' ? `string_agg(${expression}, chr(10))` : `group_concat(${expression}, char(10))`;
 
 // The text of the document `d` a search reads: its file name and its participants' addresses, a line each.
 function documentText(s: Sql, d: string): string {
@@ -122,7 +120,13 @@ function namesChanged(s: Sql): string {
     ON CONFLICT (user_id, archived, state, must_act) DO UPDATE SET changes = ${counts}changes + 1`;
 }
 
-export const DOCUMENT_LIST_COLUMNS = ['original_filename', 'owner_id', 'state', 'created_at', 'autodeletion_at'];
+export const DOCUMENT_LIST_COLUMNS = [
+  'original_filename',
+  'owner_id',
+  'state',
+  'created_at',
+  'autodeletion_at',
+];
 // What else a list shows of a document: its file, its size and its page images.
 export const DOCUMENT_SHOWN_COLUMNS = [
   'file_key',
@@ -260,7 +264,11 @@ function sqliteTriggers(): string[] {
       'AFTER DELETE ON sign_flow_participants',
       documentChanged(flowOf('OLD')),
     ),
-    sqliteTrigger('sign_flows_lists_delete', 'AFTER DELETE ON sign_flows', documentChanged('OLD.document_id')),
+    sqliteTrigger(
+      'sign_flows_lists_delete',
+      'AFTER DELETE ON sign_flows',
+      documentChanged('OLD.document_id'),
+    ),
     sqliteTrigger(
       'documents_lists_shown',
       `AFTER UPDATE OF ${DOCUMENT_SHOWN_COLUMNS.join(', ')} ON documents
@@ -365,7 +373,8 @@ function pgFold(): string {
 function pgFunctions(): string[] {
   const s: Sql = { dialect: 'postgres' };
   const docs = 'SELECT unnest(doc_ids)';
-  const flowOf = (row: 'NEW' | 'OLD') => `(SELECT document_id FROM sign_flows WHERE id = ${row}.sign_flow_id)`;
+  const flowOf = (row: 'NEW' | 'OLD') =>
+    `(SELECT document_id FROM sign_flows WHERE id = ${row}.sign_flow_id)`;
   return [
     pgFunction('paraph_refresh_document_viewers', 'doc_ids text[]', 'void', refreshViewers(docs)),
     pgFunction('paraph_refresh_document_search', 'doc_ids text[]', 'void', [refreshDocumentSearch(s, docs)]),
@@ -475,8 +484,18 @@ function pgTriggers(): string[] {
       'paraph_documents_shown',
       changedAny(FLOW_SHOWN_COLUMNS, 'IS DISTINCT FROM'),
     ),
-    pgTrigger('document_pages_lists', 'AFTER INSERT OR UPDATE OR DELETE', 'document_pages', 'paraph_documents_shown'),
-    pgTrigger('document_versions_lists', 'AFTER INSERT OR DELETE', 'document_versions', 'paraph_documents_shown'),
+    pgTrigger(
+      'document_pages_lists',
+      'AFTER INSERT OR UPDATE OR DELETE',
+      'document_pages',
+      'paraph_documents_shown',
+    ),
+    pgTrigger(
+      'document_versions_lists',
+      'AFTER INSERT OR DELETE',
+      'document_versions',
+      'paraph_documents_shown',
+    ),
     pgTrigger(
       'document_versions_lists_update',
       `AFTER UPDATE OF ${VERSION_SHOWN_COLUMNS.join(', ')}`,
@@ -490,7 +509,12 @@ function pgTriggers(): string[] {
       'document_archives',
       'paraph_document_archives_lists',
     ),
-    pgTrigger('document_hides_lists', 'AFTER INSERT OR DELETE', 'document_hides', 'paraph_document_hides_lists'),
+    pgTrigger(
+      'document_hides_lists',
+      'AFTER INSERT OR DELETE',
+      'document_hides',
+      'paraph_document_hides_lists',
+    ),
     pgTrigger('users_lists_insert_delete', 'AFTER INSERT OR DELETE', 'users', 'paraph_users_lists'),
     pgTrigger(
       'users_lists_update',
@@ -516,7 +540,8 @@ export function documentListsMigration(dialect: SqlDialect): Migration {
         // Kysely runs a PostgreSQL migration in a transaction of its own.
         // Statistics first: a database fresh from a bulk load may have none yet, and the backfill's joins
         // would be planned blind.
-        const analyze = 'ANALYZE users, documents, sign_flows, sign_flow_participants, document_archives, document_hides';
+        const analyze =
+          'ANALYZE users, documents, sign_flows, sign_flow_participants, document_archives, document_hides';
         await run(db, [pgFold(), analyze, ...tables(s), ...backfill(s), ...pgFunctions(), ...pgTriggers()]);
         return;
       }
