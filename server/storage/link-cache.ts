@@ -7,13 +7,13 @@ import type { ObjectStore, SignedGetOptions } from './object-store.ts';
 
 export const LINK_REUSE_MS = 30_000;
 export const LINK_SENT_WITHIN_MS = 60_000;
+const MAX_LINKS = 20_000;
 
 /** Whether something written with links signed at `signedAt` may still be sent at `now`. */
 export function linksStillFresh(signedAt: number, now: number): boolean {
   // A clock that went back (tests move it) counts as stale too.
   return now >= signedAt && now - signedAt < LINK_SENT_WITHIN_MS;
 }
-const MAX_LINKS = 20_000;
 
 type Signed = { url: string; signedAt: number };
 
