@@ -6,8 +6,6 @@
 // the audits that cost it points. A missed target is a note; a Lighthouse crash is a problem.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromium, type Browser } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/seed.ts';
 import {
@@ -19,6 +17,14 @@ import {
   signInForApi,
   waitForImageJobs,
 } from './browser.ts';
+import {
+  loadLighthouse,
+  type Audit,
+  type Flags,
+  type LaunchedChrome,
+  type Lighthouse,
+  type Result,
+} from './lighthouse-deps/load.ts';
 import { kib, ms, ratio, round, type Bench, type BenchResult, type Table } from './report.ts';
 import { ROOT_DIR, makeDataDir, startServer } from './server-process.ts';
 
@@ -43,7 +49,6 @@ const NODES_SHOWN = 5;
 const REPORT_DIR = path.join(ROOT_DIR, 'test-results', 'lighthouse');
 
 type Screen = { key: 'documents' | 'sign'; label: string; path: string };
-type Audit = Result['audits'][string];
 
 function score(lhr: Result, category: string): number {
   const value = lhr.categories[category]?.score;
@@ -158,7 +163,12 @@ function performanceCosts(lhr: Result): string[] {
 
 type Run = { lhr: Result; html: string };
 
-async function audit(port: number, url: string, clearCache: () => Promise<void>): Promise<Run> {
+async function audit(
+  lighthouse: Lighthouse,
+  port: number,
+  url: string,
+  clearCache: () => Promise<void>,
+): Promise<Run> {
   // Lighthouse's own reset would also clear local storage, and with it the session: the cache is
   // cleared here instead, so every run is a first visit with a signed-in account.
   await clearCache();
@@ -198,10 +208,11 @@ async function measure(): Promise<BenchResult> {
   const notes: string[] = [];
   const problems: string[] = [];
   await ensureBuilt('lighthouse', notes);
+  const { lighthouse, launcher } = await loadLighthouse(notes);
   const account = DEMO_ACCOUNTS[0];
   const dataDir = await makeDataDir('lighthouse');
   const server = await startServer({ dataDir, demo: true });
-  let chrome: chromeLauncher.LaunchedChrome | null = null;
+  let chrome: LaunchedChrome | null = null;
   let browser: Browser | null = null;
   try {
     // The demo documents' page images, so neither screen shows a placeholder for a rendering page.
@@ -214,7 +225,7 @@ async function measure(): Promise<BenchResult> {
       { key: 'sign', label: '/app/sign/<id>', path: `/app/sign/${signId}` },
     ];
 
-    chrome = await chromeLauncher.launch({
+    chrome = await launcher.launch({
       chromePath: CHROMIUM_PATH,
       chromeFlags: CHROMIUM_ARGS,
       logLevel: 'silent',
@@ -242,12 +253,12 @@ async function measure(): Promise<BenchResult> {
         process.stderr.write(`lighthouse: ${screen.label} run ${run + 1}/${RUNS}…\n`);
         let result: Run;
         try {
-          result = await audit(chrome.port, url, clearCache);
+          result = await audit(lighthouse, chrome.port, url, clearCache);
         } catch (error) {
           // Lighthouse's own advice for a trace it could not read (NO_NAVSTART, NO_FCP on a busy
           // machine): run again. Once; a second failure is the bench's problem.
           notes.push(`${screen.label} run ${run + 1} was retried after: ${String(error)}`);
-          result = await audit(chrome.port, url, clearCache);
+          result = await audit(lighthouse, chrome.port, url, clearCache);
         }
         const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
         if (landed !== screen.path)
