@@ -1,5 +1,5 @@
 // Lighthouse and chrome-launcher for bench/lighthouse only. They live in a package of their own here
-// (package.json, package-lock.json), installed with `npm ci` the first time the benchmark runs: they are 134
+// (package.json, package-lock.json), installed with `npm ci` the first time the benchmark runs: they are 157
 // of the project's packages and 170 MB that no test, build or server needs, and every `npm ci` (CI's
 // first minutes) wrote them. The types below are the parts of theirs the benchmark reads, written out so
 // the project type-checks without them installed.
