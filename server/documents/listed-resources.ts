@@ -4,13 +4,13 @@
 // it, or the age of its links (link-cache.ts). A page read anew after one of a person's documents changed
 // (and the page itself could not be reused, handlers/documents.ts) then reads and writes that one
 // document, not twenty.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { linksStillFresh } from '../storage/link-cache.ts';
 import type { ListedDocument, ListState } from './list-query.ts';
 import { serializeShownDocuments } from './serialize.ts';
-import { DOCUMENT_SELECTION, SHOWN_JOINS, shownColumns, type ShownDocument } from './shown.ts';
+import { readShownDocuments } from './shown.ts';
 
 type Kept = { version: string; names: number; archived: boolean; signedAt: number; json: string };
 type KeptResources = { resources: Map<string, Kept>; chars: number };
@@ -46,20 +46,6 @@ function keep(kept: KeptResources, key: string, entry: Kept, budgetBytes: number
 
 const versionOf = (value: ListedDocument['version']): string | null =>
   value === null ? null : String(value);
-
-// The documents' rows with what they show, and their versions read in the same statement: a resource is
-// kept under the version it was written from.
-async function readShownWithVersions(
-  deps: AppDeps,
-  viewer: AuthUser,
-  ids: readonly string[],
-): Promise<Map<string, ShownDocument & { version: number | string | null }>> {
-  const { rows } = await sql<ShownDocument & { version: number | string | null }>`
-    SELECT ${DOCUMENT_SELECTION}, lv.version, ${shownColumns(deps, viewer)}
-    FROM documents d LEFT JOIN document_list_versions lv ON lv.document_id = d.id ${SHOWN_JOINS}
-    WHERE d.id IN (${sql.join(ids)})`.execute(deps.db);
-  return new Map(rows.map((row) => [row.id, row]));
-}
 
 /**
  * The JSON of each document's resource for the viewer, in the page's order (a document deleted since the
@@ -102,7 +88,7 @@ export async function listedResources(
   }
   if (missing.length > 0) {
     const ids = missing.map((index) => page[index]?.id ?? '');
-    const rows = await readShownWithVersions(deps, viewer, ids);
+    const rows = await readShownDocuments(deps, viewer, ids);
     const found = missing.flatMap((index) => {
       const row = rows.get(page[index]?.id ?? '');
       return row === undefined ? [] : [{ index, row }];

@@ -2,14 +2,13 @@
 // flags and counts. A list's page is read with everything it shows (shown.ts), so serialising it asks the
 // database nothing more; other callers read the same for their rows in one query. A page's links are
 // signed, or reused, all at once.
-import { sql } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import type { DocumentRow, ParticipantRow } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { SMART_CARD_TYPES } from '../signing/smart-card-type.ts';
 import { reusableSignedGetUrls, type LinkRequest } from '../storage/link-cache.ts';
 import { visibleToViewer } from './list-query.ts';
-import { SHOWN_JOINS, shownColumns, type ShownColumns, type ShownDocument } from './shown.ts';
+import { readShownDocuments, type ShownDocument } from './shown.ts';
 import {
   documentPermissions,
   isViewerParticipant,
@@ -68,20 +67,20 @@ export function humanFilesize(bytes: number): string {
   return `${rounded} ${units[unit] ?? 'GB'}`;
 }
 
-/** The documents with what they show, in the order of `rows`. */
+/** The documents with what they show, in the order of `rows` (their own columns as given). */
 async function readShown(
   deps: AppDeps,
   rows: readonly DocumentRow[],
   viewer: AuthUser,
 ): Promise<ShownDocument[]> {
-  if (rows.length === 0) return [];
-  const shown = await sql<ShownColumns & { id: string }>`
-    SELECT d.id, ${shownColumns(deps, viewer)} FROM documents d ${SHOWN_JOINS}
-    WHERE d.id IN (${sql.join(rows.map((row) => row.id))})`.execute(deps.db);
-  const byId = new Map(shown.rows.map((row) => [row.id, row]));
+  const byId = await readShownDocuments(
+    deps,
+    viewer,
+    rows.map((row) => row.id),
+  );
   return rows.flatMap((row) => {
     const found = byId.get(row.id);
-    return found === undefined ? [] : [{ ...row, ...found, id: row.id }];
+    return found === undefined ? [] : [{ ...found, ...row }];
   });
 }
 

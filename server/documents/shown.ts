@@ -1,6 +1,6 @@
 // What a document resource shows beyond the document's own row, read in the same statement as the row:
-// a list's page is one query, whatever it shows of its twenty documents (serialize.ts turns the rows into
-// resources).
+// one query for however many documents, whatever it shows of them (serialize.ts turns the rows into
+// resources; a list reads only the documents whose kept resource is out of date, listed-resources.ts).
 import { sql, type RawBuilder } from 'kysely';
 import type { AppDeps, AuthUser } from '../context.ts';
 import type { SqlDialect } from '../db/dialect.ts';
@@ -87,3 +87,24 @@ export function shownColumns(
 }
 
 export const SHOWN_JOINS = sql`JOIN users o ON o.id = d.owner_id LEFT JOIN sign_flows f ON f.document_id = d.id`;
+
+/** A document's row with what it shows, and the version of that (migration 0016; null without one). */
+export type ShownWithVersion = ShownDocument & { version: number | string | null };
+
+/**
+ * The documents of `ids` with what they show the viewer, and their versions read in the same statement
+ * (what is kept of one is kept under the version it was read with), by id. Ids of documents gone are
+ * missing.
+ */
+export async function readShownDocuments(
+  deps: AppDeps,
+  viewer: AuthUser,
+  ids: readonly string[],
+): Promise<Map<string, ShownWithVersion>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<ShownWithVersion>`
+    SELECT ${DOCUMENT_SELECTION}, lv.version, ${shownColumns(deps, viewer)}
+    FROM documents d LEFT JOIN document_list_versions lv ON lv.document_id = d.id ${SHOWN_JOINS}
+    WHERE d.id IN (${sql.join(ids)})`.execute(deps.db);
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -21,8 +21,9 @@
 // the transaction of the change: one statement recomputes a document's rows from the rule of who sees it
 // (the same rule as `visibleToViewer` and `isInCategory`, which the API tests hold both to). Existing data
 // is filled in here, before the triggers exist.
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { SqlDialect } from '../dialect.ts';
+import { runAllOrNothing } from './all-or-nothing.ts';
 import { foldExpressionSql } from '../search-fold.ts';
 
 type Sql = { dialect: SqlDialect };
@@ -150,10 +151,6 @@ function documentsShownChanged(docs: string): string {
 }
 const changedAny = (columns: string[], distinct: string) =>
   columns.map((column) => `OLD.${column} ${distinct} NEW.${column}`).join(' OR ');
-
-async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
 
 function tables(s: Sql): string[] {
   const withoutRowid = s.dialect === 'sqlite' ? ' WITHOUT ROWID' : '';
@@ -536,24 +533,15 @@ export function documentListsMigration(dialect: SqlDialect): Migration {
   const s: Sql = { dialect };
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (dialect === 'postgres') {
-        // Kysely runs a PostgreSQL migration in a transaction of its own.
-        // Statistics first: a database fresh from a bulk load may have none yet, and the backfill's joins
-        // would be planned blind.
-        const analyze =
-          'ANALYZE users, documents, sign_flows, sign_flow_participants, document_archives, document_hides';
-        await run(db, [pgFold(), analyze, ...tables(s), ...backfill(s), ...pgFunctions(), ...pgTriggers()]);
-        return;
-      }
-      // SQLite migrations run outside a transaction: this one is all or nothing.
-      await sql`BEGIN IMMEDIATE`.execute(db);
-      try {
-        await run(db, [...tables(s), ...backfill(s), ...sqliteTriggers()]);
-        await sql`COMMIT`.execute(db);
-      } catch (error) {
-        await sql`ROLLBACK`.execute(db);
-        throw error;
-      }
+      // Statistics first on PostgreSQL: a database fresh from a bulk load may have none yet, and the
+      // backfill's joins would be planned blind.
+      const analyze =
+        'ANALYZE users, documents, sign_flows, sign_flow_participants, document_archives, document_hides';
+      const statements =
+        dialect === 'postgres'
+          ? [pgFold(), analyze, ...tables(s), ...backfill(s), ...pgFunctions(), ...pgTriggers()]
+          : [...tables(s), ...backfill(s), ...sqliteTriggers()];
+      await runAllOrNothing(db, dialect, statements);
     },
   };
 }
