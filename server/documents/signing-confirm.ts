@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAudit } from '../audit.ts';
 import type { AppDeps } from '../context.ts';
-import { retryWhileDatabaseAway } from '../db/connection-errors.ts';
+import { isDatabaseUnavailable, retryWhileDatabaseAway } from '../db/connection-errors.ts';
 import type { DocumentRow, DocumentVersionRow, DocumentVersionState, ParticipantRow } from '../db/schema.ts';
 import { queueRenderPages } from '../images/worker.ts';
 import { RevocationUnavailableError, TimeStampUnavailableError } from '../signing/pki/errors.ts';
@@ -44,11 +44,14 @@ export type ConfirmOutcome =
   | 'sign_limit_exceeded'
   | 'presign_error'
   | 'cancelled'
-  // The TSA or the OCSP responder did not answer: nothing signed, the request still pending.
+  // The TSA, the OCSP responder or the database did not answer: nothing signed, the request still pending.
   | 'service_unavailable';
 
-/** Which service a `service_unavailable` confirmation found down (the audit entry's reason). */
-export type UnavailableService = 'time_stamp_unavailable' | 'revocation_unavailable';
+/**
+ * Which service a `service_unavailable` confirmation found down (the audit entry's reason): the TSA, the
+ * OCSP responder, or the database the signature itself reads (the signer's certificate, revocations).
+ */
+export type UnavailableService = 'time_stamp_unavailable' | 'revocation_unavailable' | 'database_unavailable';
 
 // How a confirmation ends when it ends the request.
 type SettledOutcome = Exclude<ConfirmOutcome, 'service_unavailable'>;
@@ -67,6 +70,12 @@ const BUSY_BACKOFF_MS = [50, 100, 200, 400, 800, 1000] as const;
 // `signing` would be aborted by the expiry job two minutes later. Its end is written again instead.
 const END_TRIES = 16;
 const END_DELAY_MS = 1000;
+// The signature itself reads the database too (the signer's certificate, the revocation status its
+// long-term validation data carries): a restart then fails it before anything is stored, and it is made
+// again once the database is back, rather than cancelling a request the signer did nothing wrong with.
+// Away for longer, the request stays pending, as when the TSA is down.
+const SIGN_TRIES = 8;
+const SIGN_DELAY_MS = 500;
 
 function whileDatabaseAway<T>(deps: AppDeps, input: ConfirmInput, write: () => Promise<T>): Promise<T> {
   return retryWhileDatabaseAway(write, {
@@ -550,9 +559,17 @@ async function confirm(deps: AppDeps, input: ConfirmInput): Promise<ConfirmResul
 
   let signed: Signed;
   try {
-    signed = await sign(deps, begun, deps.clock());
+    signed = await retryWhileDatabaseAway(() => sign(deps, begun, deps.clock()), {
+      tries: SIGN_TRIES,
+      delayMs: SIGN_DELAY_MS,
+      onAway: (error) =>
+        deps.log.warn(
+          { versionId: input.versionId, error: errorText(error) },
+          'the database is unavailable while signing; signing again shortly',
+        ),
+    });
   } catch (error) {
-    const unavailable = unavailableService(error);
+    const unavailable = isDatabaseUnavailable(error) ? 'database_unavailable' : unavailableService(error);
     if (unavailable !== null) {
       deps.log.warn(
         { versionId: input.versionId, error: errorText(error) },

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseUnavailableError } from '../../server/db/connection-errors.ts';
 import { confirmDocumentVersion } from '../../server/documents/signing-confirm.ts';
 import { runIdpAutoconfirm, type AutoconfirmBackoff } from '../../server/jobs/idp-autoconfirm.ts';
 import { createLocalSigner } from '../../server/signing/local-signer.ts';
@@ -434,5 +435,65 @@ describe('a failure of an embedded service', () => {
     expect(await storedFiles(t)).toEqual(filesBefore);
     expect(await failures(documentId)).toEqual([{ versionId, reason: 'error' }]);
     expect(t.logs()).toContain('The embedded time-stamping authority failed');
+  }, 60_000);
+});
+
+describe('the database away while the signature reads it', () => {
+  // What PostgreSQL's driver throws, classified, on a connection a restart closed: the embedded OCSP
+  // responder reads the signer's certificate's status from the database while the signature is made.
+  const restartError = () =>
+    new DatabaseUnavailableError(
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    );
+  async function ocspAwayFor(failures: number): Promise<void> {
+    let left = failures;
+    await useServices(
+      (services) => ({
+        ...services,
+        ocsp: {
+          ...services.ocsp,
+          responseFor: async (certificate) => {
+            if (left > 0) {
+              left -= 1;
+              throw restartError();
+            }
+            return services.ocsp.responseFor(certificate);
+          },
+        },
+      }),
+      null,
+    );
+  }
+
+  it('makes the signature again once it is back: signed, not cancelled', async () => {
+    await ocspAwayFor(2);
+    const { documentId, versionId } = await flowRequest();
+    const input = { versionId, userId: bob.id, ip: null, userAgent: null };
+
+    expect(await confirmDocumentVersion(t.deps, input)).toEqual({ outcome: 'signed' });
+    expect((await versionRow(t.deps, versionId)).state).toBe('signed');
+    expect((await documentRow(t.deps, documentId)).state).toBe('signed');
+    expect(await failures(documentId)).toEqual([]);
+    expect(await pdfsigValid(documentId)).toEqual([true]);
+    expect(t.logs()).toContain('the database is unavailable while signing; signing again shortly');
+  }, 60_000);
+
+  it('keeps the request pending while it stays away, as when the TSA is down; confirming again signs', async () => {
+    await ocspAwayFor(Number.POSITIVE_INFINITY);
+    const { documentId, versionId } = await flowRequest();
+    const before = await snapshot(documentId, versionId);
+    const input = { versionId, userId: bob.id, ip: null, userAgent: null };
+
+    expect(await confirmDocumentVersion(t.deps, input)).toEqual({
+      outcome: 'service_unavailable',
+      reason: 'database_unavailable',
+    });
+    expect(await snapshot(documentId, versionId)).toEqual(before);
+    expect(await failures(documentId)).toEqual([{ versionId, reason: 'database_unavailable' }]);
+    expect(await polledState(versionId, bobToken)).toBe('pending');
+
+    await ocspAwayFor(0);
+    expect(await confirmDocumentVersion(t.deps, input)).toEqual({ outcome: 'signed' });
+    expect(await pdfsigValid(documentId)).toEqual([true]);
   }, 60_000);
 });
