@@ -142,24 +142,32 @@ function buildCategoryFilter(table: 'v' | 'c' | 't', category: DocumentCategory)
 // `names` moves with every name and address (the '*' row), which every document shows.
 export type ListState = { total: number; fingerprint: string; names: number };
 
+type Sums = { total: string | number | null; own: string | number | null; names: string | number | null };
+
 // The category's count, and what says whether anything remembered of the person's lists still holds:
 // their rows' `changes`, which moves with anything their lists show (migration 0014), and the '*' row's,
 // which moves with every name and address (lists show them, searches match them).
+function stateSums(viewer: AuthUser, category: DocumentCategory): RawBuilder<Sums> {
+  return sql<Sums>`SELECT
+      sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END) AS total,
+      sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END) AS own,
+      sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END) AS names
+    FROM document_list_counts c WHERE c.user_id IN (${viewer.id}, '*')`;
+}
+
+function toListState(row: Sums | undefined): ListState {
+  const names = toCount(row?.names);
+  return { total: toCount(row?.total), fingerprint: `${toCount(row?.own)}/${names}`, names };
+}
+
 export async function readListState(
   db: Kysely<Database>,
   viewer: AuthUser,
   category: DocumentCategory,
 ): Promise<ListState> {
-  type Sums = { total: string | number | null; own: string | number | null; names: string | number | null };
   // Every list request reads this: written out, as the page is.
-  const { rows } = await prepared(sql<Sums>`SELECT
-      sum(CASE WHEN c.user_id = ${viewer.id} AND ${categoryFilter('c', category)} THEN c.documents ELSE 0 END) AS total,
-      sum(CASE WHEN c.user_id = ${viewer.id} THEN c.changes ELSE 0 END) AS own,
-      sum(CASE WHEN c.user_id = '*' THEN c.changes ELSE 0 END) AS names
-    FROM document_list_counts c WHERE c.user_id IN (${viewer.id}, '*')`).execute(db);
-  const row = rows[0];
-  const names = toCount(row?.names);
-  return { total: toCount(row?.total), fingerprint: `${toCount(row?.own)}/${names}`, names };
+  const { rows } = await prepared(stateSums(viewer, category)).execute(db);
+  return toListState(rows[0]);
 }
 
 // --- What a search matches ---
@@ -467,13 +475,16 @@ type PageRequest = {
   backwards: boolean;
 };
 
-async function readPage(
+type PageRow = ListedDocument & { sort_value: string };
+
+// The page's statement, and whether its text is the same whoever asks (PostgreSQL then keeps its plan).
+function pageStatement(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
   context: SearchContext | null,
   request: PageRequest,
-): Promise<(ListedDocument & { sort_value: string })[]> {
+): { statement: RawBuilder<PageRow>; direction: RawBuilder<unknown>; isCommon: boolean } {
   const column = sql.ref(query.sortColumn === 'created_at' ? 'v.created_at' : 'v.autodeletion_at');
   const forward = request.backwards ? (query.sortDirection === 'asc' ? 'desc' : 'asc') : query.sortDirection;
   const direction = sql.raw(forward === 'desc' ? 'DESC' : 'ASC');
@@ -501,15 +512,63 @@ async function readPage(
     LIMIT ${sql.lit(request.limit)} OFFSET ${sql.lit(request.offset)}`;
   // The page's ids first, then only their versions: the walk never reads a row it skips, and what the page
   // shows of each document is read only where the one kept for the viewer is out of date.
-  const page = sql<ListedDocument & { sort_value: string }>`
+  const statement = sql<PageRow>`
     SELECT page.document_id AS id, page.archived, page.sort_value, lv.version
     FROM (${ids}) page LEFT JOIN document_list_versions lv ON lv.document_id = page.document_id
     ORDER BY page.sort_value ${direction}, page.document_id ${direction}`;
   // A page from a start (the list's first, or one remembered), walked, or of given documents, has one plan
   // whoever asks and whatever is searched; a skip's text changes with how far.
-  const isCommon = request.day === null && request.offset <= 1;
-  const { rows } = await (isCommon ? prepared(page) : page).execute(deps.db);
+  return { statement, direction, isCommon: request.day === null && request.offset <= 1 };
+}
+
+async function readPage(
+  deps: AppDeps,
+  viewer: AuthUser,
+  query: ListQuery,
+  context: SearchContext | null,
+  request: PageRequest,
+): Promise<PageRow[]> {
+  const { statement, isCommon } = pageStatement(deps, viewer, query, context, request);
+  const { rows } = await (isCommon ? prepared(statement) : statement).execute(deps.db);
   return request.backwards ? rows.reverse() : rows;
+}
+
+/** A list's first page without a search, and the list's state, read together. */
+export type FirstPage = { state: ListState; rows: PageRow[] };
+
+/**
+ * The first page of a list without a search (what a person opens most) with the list's state, in one
+ * statement: a page that cannot be answered as it was sent before (handlers/documents.ts) then costs one
+ * round trip, not two.
+ */
+export async function readFirstPage(
+  deps: AppDeps,
+  viewer: AuthUser,
+  query: Omit<ListQuery, 'search' | 'page'>,
+): Promise<FirstPage> {
+  const { statement, direction } = pageStatement(deps, viewer, { ...query, search: '', page: 1 }, null, {
+    after: null,
+    day: null,
+    offset: 0,
+    limit: PAGE_SIZE,
+    backwards: false,
+  });
+  type Row = Sums & {
+    id: string | null;
+    archived: number | boolean | null;
+    sort_value: string | null;
+    version: ListedDocument['version'];
+  };
+  const { rows } = await prepared(sql<Row>`
+    SELECT s.total, s.own, s.names, p.id, p.archived, p.sort_value, p.version
+    FROM (${stateSums(viewer, query.category)}) s LEFT JOIN (${statement}) p ON 1 = 1
+    ORDER BY p.sort_value ${direction}, p.id ${direction}`).execute(deps.db);
+  const page: PageRow[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.sort_value === null || row.archived === null) continue;
+    page.push({ id: row.id, archived: row.archived, sort_value: row.sort_value, version: row.version });
+  }
+  return { state: toListState(rows[0]), rows: page };
 }
 
 // A page further than this from a known start (the list's ends, a page start remembered) is found from the
@@ -562,10 +621,17 @@ export async function listDocuments(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
-  known?: ListState,
+  known?: ListState | FirstPage,
   walkLimit = WALK_LIMIT,
 ): Promise<{ rows: ListedDocument[]; total: number; totalPages: number }> {
-  const state = known ?? (await readListState(deps.db, viewer, query.category));
+  // Given the first page read with the state (readFirstPage), the page is not read again.
+  let first: FirstPage | null = null;
+  let state: ListState;
+  if (known === undefined) state = await readListState(deps.db, viewer, query.category);
+  else if ('rows' in known) {
+    first = known;
+    state = known.state;
+  } else state = known;
   const key = [viewer.id, query.category, query.search, query.sortColumn, query.sortDirection].join('\n');
   const entry = remembered(deps, key, state.fingerprint);
 
@@ -648,7 +714,12 @@ export async function listDocuments(
       backwards,
     };
   }
-  const read = await readPage(deps, viewer, query, context, request);
+  const isFirstPage =
+    request.after === null && request.day === null && request.offset === 0 && !request.backwards;
+  const read =
+    first !== null && isFirstPage && context === null
+      ? first.rows
+      : await readPage(deps, viewer, query, context, request);
   const hasPrevious = request.backwards
     ? withPrevious === 1 && read.length > pageSize
     : request.limit > pageSize;

@@ -6,6 +6,7 @@ import type { AppDeps, Handlers, OperationRequest, ReplyBody } from '../context.
 import type { Database } from '../db/schema.ts';
 import {
   listDocuments,
+  readFirstPage,
   readListState,
   type SortColumn,
   type SortDirection,
@@ -71,6 +72,10 @@ function sentPagesOf(deps: AppDeps): SentPages {
   return sent;
 }
 
+function isKept(deps: AppDeps, key: string): boolean {
+  return deps.config.listCacheBytes !== 0 && sentPagesOf(deps).pages.has(key);
+}
+
 function recall(deps: AppDeps, key: string, fingerprint: string, now: number): string | null {
   if (deps.config.listCacheBytes === 0) return null;
   const sent = sentPagesOf(deps);
@@ -112,13 +117,23 @@ function listHandler(category: DocumentCategory): ListHandler {
   return async (req, reply) => {
     const viewer = currentUser(req);
     const deps = req.server.deps;
-    const state = await readListState(deps.db, viewer, category);
+    const params = readListParams(req.query);
     const key = `${viewer.id}\n${req.url}`;
     const now = deps.clock().getTime();
-    const sent = recall(deps, key, state.fingerprint, now);
+    // A first page without a search that was not sent before is read with the list's state at once; any
+    // other page reads the state first, which may be all it needs.
+    const first =
+      params.page === 1 && params.search === '' && !isKept(deps, key)
+        ? await readFirstPage(deps, viewer, {
+            category,
+            sortColumn: params.sortColumn,
+            sortDirection: params.sortDirection,
+          })
+        : null;
+    const state = first?.state ?? (await readListState(deps.db, viewer, category));
+    const sent = first === null ? recall(deps, key, state.fingerprint, now) : null;
     if (sent !== null) return reply.type(JSON_TYPE).send(sent);
 
-    const params = readListParams(req.query);
     const { rows, totalPages } = await listDocuments(
       deps,
       viewer,
@@ -129,7 +144,7 @@ function listHandler(category: DocumentCategory): ListHandler {
         sortDirection: params.sortDirection,
         page: params.page,
       },
-      state,
+      first ?? state,
     );
     const path = pathOnly(req.url);
     const link = (page: number): string => pageLink(path, params, page);

@@ -3,8 +3,42 @@
 // person's lists changes), neither for longer than its oldest storage link allows. That the kept resources
 // follow every kind of change is the list tables' property test (document-lists-sync.test.ts); here, what
 // is reused and for how long.
+import {
+  RawNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type RootOperationNode,
+} from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, insertDocument, type TestApp } from './helpers.ts';
+
+// The text of every statement the app runs (its raw SQL fragments, nested ones included): the lists'
+// statements are written out as raw SQL.
+class StatementLog implements KyselyPlugin {
+  readonly texts: string[] = [];
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.texts.push(textOf(args.node));
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<PluginTransformResultArgs['result']> {
+    return args.result;
+  }
+}
+
+function textOf(node: OperationNode): string {
+  if (!RawNode.is(node)) return '';
+  const raw = node;
+  return raw.sqlFragments
+    .map((fragment, at) => {
+      const parameter = raw.parameters[at];
+      return fragment + (parameter === undefined ? '' : textOf(parameter));
+    })
+    .join('');
+}
 
 type Listed = { id: string; attributes: { originalFilename: string; pdfUrl: string | null } };
 
@@ -23,9 +57,10 @@ describe('what the document lists keep between requests', () => {
     now = START;
   });
 
-  async function setUp(env: Record<string, string>) {
+  async function setUp(env: Record<string, string>, log?: StatementLog) {
     const app = await buildTestApp({ clock: () => now, env });
     t = app;
+    if (log !== undefined) app.deps.db = app.deps.db.withPlugin(log);
     const ada = await app.createUser({ email: 'ada@example.test', fullName: 'Ada Lovelace' });
     const token = await app.signIn(ada.email);
     const add = (name: string) => insertDocument(app.deps, { ownerId: ada.id, originalFilename: name });
@@ -70,6 +105,26 @@ describe('what the document lists keep between requests', () => {
     const second = await list();
     expect(second.byId.get(id)?.originalFilename).toBe('lease.pdf');
     expect(second.byId.get(id)?.pdfUrl).not.toBe(first.byId.get(id)?.pdfUrl);
+  });
+
+  it('reads a first page that was not sent before with its count, in one statement', async () => {
+    const log = new StatementLog();
+    const { add, list, rename } = await setUp({ PARAPH_LIST_CACHE_MB: '0' }, log);
+    const id = await add('lease.pdf');
+    await add('invoice.pdf');
+    await list();
+    const listStatements = () =>
+      log.texts.filter((text) => /document_list_counts|document_viewers/.test(text)).length;
+
+    const before = listStatements();
+    expect((await list()).byId.size).toBe(2);
+    expect(listStatements() - before).toBe(1);
+
+    // The same after a change: the changed document is read again, the page and its count still together.
+    await rename(id, 'lease-2026.pdf');
+    const afterChange = listStatements();
+    expect((await list()).byId.get(id)?.originalFilename).toBe('lease-2026.pdf');
+    expect(listStatements() - afterChange).toBe(1);
   });
 
   it('sends a page again until its oldest link is a minute old, or anything on it changes', async () => {
