@@ -118,6 +118,24 @@ async function useServices(
   t.deps.signer = createLocalSigner({ pki, services: wrap(services), clock: t.deps.clock });
 }
 
+/** The app's embedded services, its OCSP responder throwing what `failure` gives (null: it answers). */
+async function useOcspFailing(failure: () => Error | null): Promise<void> {
+  await useServices(
+    (services) => ({
+      ...services,
+      ocsp: {
+        ...services.ocsp,
+        responseFor: async (certificate) => {
+          const error = failure();
+          if (error !== null) throw error;
+          return services.ocsp.responseFor(certificate);
+        },
+      },
+    }),
+    null,
+  );
+}
+
 async function idpSession(user: TestUser): Promise<string> {
   const response = await t.app.inject({
     method: 'POST',
@@ -362,18 +380,8 @@ describe('a remote TSA that is down', () => {
 describe('an OCSP responder that is down', () => {
   it('puts the flow back and keeps the request pending; confirming again once it is back signs', async () => {
     let down = true;
-    await useServices(
-      (services) => ({
-        ...services,
-        ocsp: {
-          ...services.ocsp,
-          responseFor: async (certificate) => {
-            if (down) throw new RevocationUnavailableError('no answer within 300 ms', { service: 'test' });
-            return services.ocsp.responseFor(certificate);
-          },
-        },
-      }),
-      null,
+    await useOcspFailing(() =>
+      down ? new RevocationUnavailableError('no answer within 300 ms', { service: 'test' }) : null,
     );
     const { documentId, versionId } = await flowRequest();
     const before = await snapshot(documentId, versionId);
@@ -447,22 +455,11 @@ describe('the database away while the signature reads it', () => {
     );
   async function ocspAwayFor(failures: number): Promise<void> {
     let left = failures;
-    await useServices(
-      (services) => ({
-        ...services,
-        ocsp: {
-          ...services.ocsp,
-          responseFor: async (certificate) => {
-            if (left > 0) {
-              left -= 1;
-              throw restartError();
-            }
-            return services.ocsp.responseFor(certificate);
-          },
-        },
-      }),
-      null,
-    );
+    await useOcspFailing(() => {
+      if (left <= 0) return null;
+      left -= 1;
+      return restartError();
+    });
   }
 
   it('makes the signature again once it is back: signed, not cancelled', async () => {
