@@ -120,7 +120,7 @@ function listHandler(category: DocumentCategory): ListHandler {
     const params = readListParams(req.query);
     const key = `${viewer.id}\n${req.url}`;
     const now = deps.clock().getTime();
-    // A first page without a search that was not sent before is read with the list's state at once; any
+    // A first page without a search that was not sent before is read with the list's state at once; every
     // other page reads the state first, which may be all it needs.
     const first =
       params.page === 1 && params.search === '' && !isKept(deps, key)

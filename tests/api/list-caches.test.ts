@@ -31,10 +31,9 @@ class StatementLog implements KyselyPlugin {
 
 function textOf(node: OperationNode): string {
   if (!RawNode.is(node)) return '';
-  const raw = node;
-  return raw.sqlFragments
+  return node.sqlFragments
     .map((fragment, at) => {
-      const parameter = raw.parameters[at];
+      const parameter = node.parameters[at];
       return fragment + (parameter === undefined ? '' : textOf(parameter));
     })
     .join('');
