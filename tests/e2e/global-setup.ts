@@ -1,7 +1,7 @@
 // Starting and stopping the real server for the browser tests, and the runner's checks before any starts:
 // each journey worker starts one of its own (tests/e2e/fixtures.ts), QA's replayed paths one per file.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,8 +40,14 @@ export type E2eServer = { url: string; pid: number; dataDir: string };
  * geocoder stand-in: each journey worker has one for the files it runs (tests/e2e/fixtures.ts), and QA's
  * replayed paths one per file (tests/e2e/model-paths/private-server.ts), so no two workers share data.
  */
-export async function startE2eServer(smtpUrl = process.env.PARAPH_E2E_SMTP_URL): Promise<E2eServer> {
+export async function startE2eServer(
+  smtpUrl = process.env.PARAPH_E2E_SMTP_URL,
+  demoData = process.env.PARAPH_E2E_DEMO_DATA,
+): Promise<E2eServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'paraph-e2e-'));
+  // A copy of the demo data the global setup seeded once (below), rather than seeding again: seeding
+  // signs documents and draws their pages, 10 of the 16 CPU seconds a server's start took.
+  if (demoData) cpSync(demoData, dataDir, { recursive: true });
   const geocoderUrl = await startGeocoder();
   const child = spawn(process.execPath, ['server/start.mjs'], {
     env: {
@@ -60,7 +66,7 @@ export async function startE2eServer(smtpUrl = process.env.PARAPH_E2E_SMTP_URL):
   });
   let output = '';
   // Seeding the demo signs documents: beside three other servers starting at once on two cores it has
-  // taken more than a minute.
+  // taken more than a minute (the demo data seeded once, below, spares the journeys' servers that).
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // A server that never started must not outlive the attempt, seeding and holding a port.
@@ -130,6 +136,41 @@ export async function stopE2eServer(pid: number): Promise<void> {
   throw new Error(`the server (pid ${pid}) had not exited 15 s after SIGTERM: killed`);
 }
 
+/** The sum of a Prometheus gauge's samples whose labels match `labels` (the server's GET /metrics). */
+function gaugeSum(metrics: string, name: string, labels: RegExp): number {
+  let sum = 0;
+  for (const line of metrics.split('\n')) {
+    const match = new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`).exec(line);
+    if (match && labels.test(match[1] ?? '')) sum += Number(match[2]);
+  }
+  return sum;
+}
+
+/**
+ * Seeds the demo once for every server of the run: a server seeds a fresh folder, draws its documents'
+ * pages and hands its messages on, then stops; each server of the run starts on a copy of that folder
+ * (startE2eServer), as a fresh one would after its own seeding, ids and CA included.
+ */
+async function seedDemoData(): Promise<string> {
+  const server = await startE2eServer('', '');
+  try {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      if (!metrics.includes('paraph_jobs{')) throw new Error(`no job counts in the metrics:\n${metrics}`);
+      const waiting =
+        gaugeSum(metrics, 'paraph_jobs', /state="(queued|running)"/) +
+        gaugeSum(metrics, 'paraph_mail_queue', /state="(queued|sending)"/);
+      if (waiting === 0) break;
+      if (Date.now() > deadline) throw new Error(`the demo's background work did not end:\n${metrics}`);
+      await sleep(200);
+    }
+  } finally {
+    await stopE2eServer(server.pid);
+  }
+  return server.dataDir;
+}
+
 export default async function globalSetup(): Promise<void> {
   if (!existsSync(E2E_CHROMIUM)) {
     throw new Error(
@@ -143,6 +184,8 @@ export default async function globalSetup(): Promise<void> {
   // starts a mail server of its own with its server, whose mailbox its journeys read.
   const mailbox = path.resolve(`test-results/e2e-mailbox-${process.pid}`);
   process.env.PARAPH_E2E_SMTP_URL = await startMailbox(mailbox);
+  const demoData = await seedDemoData();
+  process.env.PARAPH_E2E_DEMO_DATA = demoData;
   mkdirSync(path.dirname(STATE_FILE), { recursive: true });
-  writeFileSync(STATE_FILE, JSON.stringify({ mailbox }));
+  writeFileSync(STATE_FILE, JSON.stringify({ mailbox, demoData }));
 }

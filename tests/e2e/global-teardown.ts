@@ -2,7 +2,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import { STATE_FILE } from './server-state.ts';
 
 export default async function globalTeardown(): Promise<void> {
-  const { mailbox } = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as { mailbox: string };
+  const { mailbox, demoData } = JSON.parse(readFileSync(STATE_FILE, 'utf8')) as {
+    mailbox: string;
+    demoData: string;
+  };
   rmSync(mailbox, { recursive: true, force: true });
+  rmSync(demoData, { recursive: true, force: true });
   rmSync(STATE_FILE, { force: true });
 }
