@@ -44,26 +44,11 @@ const POSTGRES_API_TESTS = readdirSync(API_DIR)
   )
   .map((file) => `${API_DIR}/${file}`);
 
-// Files that replace a module (vi.mock) need modules of their own, and so do a few views whose app modules
-// must load afresh: they set up the browser's fetch or address first, which a loaded module has already read
-// (the sign screen's early reads, the invitation link, the error screen).
+// A file that replaces a module (vi.mock) needs modules of its own: pki-async-crypto.test.ts replaces
+// node:crypto's key generation. The views have none: a view test passes its fakes in (props, a machine's
+// provided actors, the composition's arguments), and sets a browser global (fetch) for itself only, given
+// back in its afterAll, so every view file shares its worker's modules.
 const ISOLATED_API_TESTS = ['tests/api/pki-async-crypto.test.ts'];
-const ISOLATED_VIEW_TESTS = [
-  'tests/views/connection-request-body.test.tsx',
-  'tests/views/document-actions-bar.test.tsx',
-  'tests/views/document-pages-unavailable.test.tsx',
-  'tests/views/document-reads.test.tsx',
-  'tests/views/error-screen-fallback.test.tsx',
-  'tests/views/error-screen.test.tsx',
-  'tests/views/invite-page.test.tsx',
-  'tests/views/locale-sidebar.test.tsx',
-  'tests/views/page-titles.test.tsx',
-  'tests/views/settings.test.tsx',
-  'tests/views/sign-early-start.test.tsx',
-  'tests/views/signature-placement.test.tsx',
-  'tests/views/verify-route.test.tsx',
-  'tests/views/welcome.test.tsx',
-];
 
 // Browser journeys live in tests/e2e and run under Playwright, not here.
 export default defineConfig({
@@ -111,22 +96,9 @@ export default defineConfig({
           name: 'views',
           environment: 'jsdom',
           include: ['tests/views/**/*.test.tsx'],
-          exclude: [...configDefaults.exclude, ...ISOLATED_VIEW_TESTS],
           // One jsdom and one import of React, Fluent UI and the app per worker rather than per file: the
           // imports and the environment were half of the views' time. setup.ts unmounts after each test.
           isolate: false,
-          setupFiles: ['tests/views/setup.ts'],
-          testTimeout: 30_000,
-        },
-      },
-      {
-        esbuild: { jsx: 'automatic' },
-        test: {
-          name: 'views-isolated',
-          environment: 'jsdom',
-          include: ISOLATED_VIEW_TESTS,
-          // A worker thread per file rather than a process: 64 CPU s for these files against 80.
-          pool: 'threads',
           setupFiles: ['tests/views/setup.ts'],
           testTimeout: 30_000,
         },

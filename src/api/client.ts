@@ -39,10 +39,22 @@ export const authMiddleware: Middleware = {
   },
 };
 
+// A browser's Request resolves the client's relative URLs against the page's base URL; Node's (which the
+// view tests' jsdom has) refuses them. Resolving them here does what the browser does, in both.
+class PageRequest extends Request {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, document.baseURI) : input, init);
+  }
+}
+
 // The fetch of the moment of each call, not the one there was when this module loaded: openapi-fetch would
 // keep the latter, and a page that replaces fetch later (a test's stand-in, a service worker shim) would
 // be passed by.
-export const api = createClient<paths>({ baseUrl: '/api', fetch: (request) => globalThis.fetch(request) });
+export const api = createClient<paths>({
+  baseUrl: '/api',
+  Request: PageRequest,
+  fetch: (request) => globalThis.fetch(request),
+});
 api.use(authMiddleware);
 
 type Outcome<T> = { data?: T; error?: unknown; response: Response };

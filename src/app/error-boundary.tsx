@@ -13,6 +13,7 @@ import { loader } from '../views/preloaded-lazy';
 export const loadErrorScreen = loader(() =>
   Promise.all([import('../views/error/error-screen'), import('./compose-error-report')]),
 );
+export type ErrorScreenLoader = typeof loadErrorScreen;
 
 /** What a render can throw (not always an Error) as the report's message and stack. */
 export function caughtErrorOf(error: unknown): CaughtError {
@@ -35,14 +36,22 @@ function PlainErrorScreen() {
   );
 }
 
-type Loaded = Awaited<ReturnType<typeof loadErrorScreen>>;
+type Loaded = Awaited<ReturnType<ErrorScreenLoader>>;
 
-function LoadedErrorScreen({ error, reportLogic }: { error: CaughtError; reportLogic?: ErrorReportLogic }) {
-  const [loaded, setLoaded] = useState<Loaded | 'failed' | null>(() => loadErrorScreen.loaded() ?? null);
+function LoadedErrorScreen({
+  error,
+  reportLogic,
+  loadScreen,
+}: {
+  error: CaughtError;
+  reportLogic?: ErrorReportLogic;
+  loadScreen: ErrorScreenLoader;
+}) {
+  const [loaded, setLoaded] = useState<Loaded | 'failed' | null>(() => loadScreen.loaded() ?? null);
   useEffect(() => {
     if (loaded !== null) return undefined;
     let isMounted = true;
-    loadErrorScreen().then(
+    loadScreen().then(
       (modules) => {
         if (isMounted) setLoaded(modules);
       },
@@ -54,14 +63,20 @@ function LoadedErrorScreen({ error, reportLogic }: { error: CaughtError; reportL
     return () => {
       isMounted = false;
     };
-  }, [loaded]);
+  }, [loaded, loadScreen]);
   if (loaded === null) return null;
   if (loaded === 'failed') return <PlainErrorScreen />;
   const [{ ErrorScreen }, { errorReportLogic }] = loaded;
   return <ErrorScreen error={error} logic={reportLogic ?? errorReportLogic} />;
 }
 
-type Props = { children: ReactNode; resetKey?: string; reportLogic?: ErrorReportLogic };
+type Props = {
+  children: ReactNode;
+  resetKey?: string;
+  reportLogic?: ErrorReportLogic;
+  /** Where the error screen's code comes from: the app's own loader unless a test gives one. */
+  loadScreen?: ErrorScreenLoader;
+};
 type State = { error: CaughtError | null; resetKey: string | undefined };
 
 export class ErrorBoundary extends Component<Props, State> {
@@ -82,6 +97,12 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (this.state.error === null) return this.props.children;
-    return <LoadedErrorScreen error={this.state.error} reportLogic={this.props.reportLogic} />;
+    return (
+      <LoadedErrorScreen
+        error={this.state.error}
+        reportLogic={this.props.reportLogic}
+        loadScreen={this.props.loadScreen ?? loadErrorScreen}
+      />
+    );
   }
 }

@@ -37,26 +37,50 @@ function isPublicPath(pathname: string): boolean {
   return pathname.startsWith(`${APP_BASE}/login`) || pathname.startsWith(`${APP_BASE}/auth`);
 }
 
-export function preloadForLocation(pathname: string, hasToken: boolean): void {
+/** The code a preload starts loading beside the calls: the screens' (route-modules.ts) and the PDF viewer's. */
+export type PreloadedCode = {
+  loadDocumentScreen(): Promise<unknown>;
+  loadListScreen(): Promise<unknown>;
+  loadSignScreen(): Promise<unknown>;
+  preloadPdfEngine(): void;
+  drawsPdf(): boolean;
+  loadPdfEngine(): Promise<{ preopenPdf(url: string): void }>;
+};
+
+const APP_CODE: PreloadedCode = {
+  loadDocumentScreen,
+  loadListScreen,
+  loadSignScreen,
+  preloadPdfEngine,
+  drawsPdf,
+  loadPdfEngine,
+};
+
+export function preloadForLocation(
+  pathname: string,
+  hasToken: boolean,
+  code: PreloadedCode = APP_CODE,
+): void {
   if (!hasToken || isPublicPath(pathname)) return;
   preloadProfile();
   // The screen's code (its files already fetched: the page's early start names them) is evaluated while
   // the profile is on its way, so the screen shows as soon as the profile is in.
   const path = pathname.startsWith(APP_BASE) ? pathname.slice(APP_BASE.length) : null;
-  if (path !== null && LIST_PATH.test(path)) loadListScreen().catch(() => {});
-  if (path !== null && SIGN_PATH.test(path)) loadSignScreen().catch(() => {});
+  if (path !== null && LIST_PATH.test(path)) code.loadListScreen().catch(() => {});
+  if (path !== null && SIGN_PATH.test(path)) code.loadSignScreen().catch(() => {});
   const documentId = documentIdOfPath(pathname);
   if (documentId === null) return;
   // Failures surface when the screen itself asks; here they are only kept from being unhandled.
-  loadDocumentScreen().catch(() => {});
-  // pdfjs and its worker take longest to arrive and start: they go first, not after the screen's code.
-  preloadPdfEngine();
+  code.loadDocumentScreen().catch(() => {});
+  // pdfjs and its worker take longest to arrive and start: they go first, not after the screen's code
+  // (whose loader asks for them too; the later ask joins the first).
+  code.preloadPdfEngine();
   const read = readDocument(documentId);
-  if (drawsPdf() && !isDetailsPath(pathname)) {
+  if (code.drawsPdf() && !isDetailsPath(pathname)) {
     read
       .then(async (document) => {
         const url = document.attributes.pdfUrl;
-        if (url) (await loadPdfEngine()).preopenPdf(url);
+        if (url) (await code.loadPdfEngine()).preopenPdf(url);
       })
       .catch(() => {});
   } else {

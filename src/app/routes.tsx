@@ -9,6 +9,7 @@ import { categoryOfSlug } from '../views/documents/categories';
 import type { DocumentCategory } from '../../machines/types';
 import type { DocumentPageMode } from '../views/document/document-page';
 import type { SignPage } from '../views/sign/sign-screen';
+import type { PlacementPageProps } from '../views/signflow/sign-flow-screen';
 import { ErrorBoundary } from './error-boundary';
 import { useModalActor } from './modal-context';
 import { Protected } from './protected';
@@ -81,12 +82,25 @@ const ConnectionsTab = lazy(async () => {
   };
 });
 
-// The placement editor (and Konva, which it loads in turn) comes only with its own page.
-const SignaturePlacementPage = lazy(() =>
-  import('../views/signflow/placement/signature-placement-page').then((m) => ({
-    default: m.SignaturePlacementPage,
-  })),
-);
+// The placement editor and its machine (and Konva, which its canvas loads in turn) come only with its own
+// page.
+const SignaturePlacementPage = lazy(async () => {
+  const [page, compose] = await Promise.all([
+    import('../views/signflow/placement/signature-placement-page'),
+    import('./compose-placement'),
+  ]);
+  return {
+    default: function ComposedSignaturePlacementPage(props: PlacementPageProps) {
+      return (
+        <page.SignaturePlacementPage
+          {...props}
+          logic={compose.signaturePlacementLogic}
+          Stage={compose.PlacementStage}
+        />
+      );
+    },
+  };
+});
 
 // The sign flow form and its placement page share one layout (one form actor), loaded with its machine.
 const SignFlowScreen = lazy(async () => {

@@ -1,23 +1,24 @@
 // What the app's addConnection actor puts on the wire (spec 000 §3, §7): a found person goes as `to` plus
 // that person's address, an invitation as the address alone.
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
+import { addConnection } from '../../src/services/connections';
 
-// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import.
-const sent = await vi.hoisted(async () => {
-  (await import('./relative-requests')).acceptRelativeRequests();
-  const bodies: { method: string; path: string; body: unknown }[] = [];
-  globalThis.fetch = (async (input: Request) => {
-    bodies.push({ method: input.method, path: new URL(input.url).pathname, body: await input.json() });
+const sent: { method: string; path: string; body: unknown }[] = [];
+
+// The browser's fetch, answered here for this file only (setup.ts's refuses every request).
+beforeAll(() => {
+  vi.stubGlobal('fetch', async (input: Request) => {
+    sent.push({ method: input.method, path: new URL(input.url).pathname, body: await input.json() });
     return new Response(JSON.stringify({ data: {}, included: [] }), {
       status: 201,
       headers: { 'Content-Type': 'application/json' },
     });
-  }) as typeof fetch;
-  return bodies;
+  });
 });
-
-const { addConnection } = await import('../../src/services/connections');
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 
 async function add(input: { to: string | null; invitationEmailAddress: string }) {
   sent.length = 0;

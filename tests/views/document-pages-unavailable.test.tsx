@@ -1,17 +1,11 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { documentMachine } from '../../machines/document.machine';
 import { sampleDocument } from '../samples';
 import type { DocumentResource } from '../../machines/types';
 import { DocumentViewer } from '../../src/views/document/document-viewer';
 import { renderView } from './render';
-
-vi.mock('../../src/views/document/pdf-viewer-loader', () => ({
-  preloadPdfEngine: () => undefined,
-  drawsPdf: () => false,
-  loadPdfEngine: () => new Promise(() => undefined),
-}));
 
 function viewerOf(document: DocumentResource) {
   const actor = createActor(

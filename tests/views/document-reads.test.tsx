@@ -1,54 +1,62 @@
 // Overlapping reads of one document share a request (the document page, its details panel and the
 // start-up preload all ask for it at once); a write in between makes the next read start afresh, and a
 // reader that gives up does not cancel the others. A document link opened cold preloads what it needs.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
+import { api } from '../../src/api/client';
+import { documentIdOfPath, preloadForLocation, type PreloadedCode } from '../../src/app/preload';
+import { fetchProfile } from '../../src/services/session';
+import { DOCUMENT_READ_REUSE_MS, fetchDocument, readDocument } from '../../src/services/documents';
 
-// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
-// (relative-requests.ts makes Request take the client's relative URLs).
-const network = await vi.hoisted(async () => {
-  (await import('./relative-requests')).acceptRelativeRequests();
-  const calls: { method: string; url: string; release: (status?: number) => void }[] = [];
+const network = {
+  calls: [] as { method: string; url: string; release: (status?: number) => void }[],
   // What GET /documents/{id} answers per id, when a test needs more than an empty document.
-  const attributes: Record<string, Record<string, unknown>> = {};
-  const fetchStub = (input: Request): Promise<Response> =>
-    new Promise((resolve) => {
-      calls.push({
-        method: input.method,
-        url: input.url,
-        release: (status = 200) =>
-          resolve(
-            new Response(
-              JSON.stringify(
-                status === 200
-                  ? {
-                      data: {
-                        id: input.url.split('/').pop(),
-                        type: 'documents',
-                        attributes: attributes[input.url.split('/').pop() ?? ''] ?? {},
-                      },
-                    }
-                  : { code: 'not_found', message: 'Not found.' },
-              ),
-              { status, headers: { 'Content-Type': 'application/json' } },
+  attributes: {} as Record<string, Record<string, unknown>>,
+};
+const fetchStub = (input: Request): Promise<Response> =>
+  new Promise((resolve) => {
+    network.calls.push({
+      method: input.method,
+      url: input.url,
+      release: (status = 200) =>
+        resolve(
+          new Response(
+            JSON.stringify(
+              status === 200
+                ? {
+                    data: {
+                      id: input.url.split('/').pop(),
+                      type: 'documents',
+                      attributes: network.attributes[input.url.split('/').pop() ?? ''] ?? {},
+                    },
+                  }
+                : { code: 'not_found', message: 'Not found.' },
             ),
+            { status, headers: { 'Content-Type': 'application/json' } },
           ),
-      });
+        ),
     });
-  globalThis.fetch = fetchStub as typeof fetch;
-  return { calls, attributes };
+  });
+
+// The client reads fetch at each call: the stand-in answers this file's requests, and is given back after
+// it, for the files that share its worker.
+beforeAll(() => {
+  vi.stubGlobal('fetch', fetchStub);
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
 });
 
 // The screen's code and pdfjs are not what these tests are about: the preload is only seen to ask for them.
-const screens = vi.hoisted(() => ({
+const screens = {
   loadDocumentScreen: vi.fn(),
   loadListScreen: vi.fn(),
   loadSignScreen: vi.fn(),
   preloadPdfEngine: vi.fn(),
   preopenPdf: vi.fn(),
   drawsPdf: { value: false },
-}));
-vi.mock('../../src/app/route-modules', () => ({
+};
+const CODE: PreloadedCode = {
   loadDocumentScreen: () => {
     screens.loadDocumentScreen();
     return Promise.resolve([]);
@@ -61,17 +69,10 @@ vi.mock('../../src/app/route-modules', () => ({
     screens.loadSignScreen();
     return Promise.resolve([]);
   },
-}));
-vi.mock('../../src/views/document/pdf-viewer-loader', () => ({
-  preloadPdfEngine: screens.preloadPdfEngine,
+  preloadPdfEngine: () => screens.preloadPdfEngine(),
   drawsPdf: () => screens.drawsPdf.value,
   loadPdfEngine: () => Promise.resolve({ preopenPdf: screens.preopenPdf }),
-}));
-
-const { api } = await import('../../src/api/client');
-const { documentIdOfPath, preloadForLocation } = await import('../../src/app/preload');
-const { fetchProfile } = await import('../../src/services/session');
-const { DOCUMENT_READ_REUSE_MS, fetchDocument, readDocument } = await import('../../src/services/documents');
+};
 
 afterEach(() => {
   screens.drawsPdf.value = false;
@@ -157,7 +158,7 @@ describe('the start-up preload of a document link', () => {
   });
 
   it('asks for the profile, the document, its screen and the PDF viewer at once; the screen and the session join them', async () => {
-    preloadForLocation('/app/document/view/doc-9', true);
+    preloadForLocation('/app/document/view/doc-9', true, CODE);
     const joined = readDocument('doc-9');
     const session = createActor(fetchProfile);
     session.start();
@@ -180,12 +181,12 @@ describe('the start-up preload of a document link', () => {
   });
 
   it('asks only for the profile away from a document, and for nothing without a token or on the login', async () => {
-    preloadForLocation('/app/document/doc-10', false);
-    preloadForLocation('/app/login/timeout', true);
-    preloadForLocation('/app/auth', true);
+    preloadForLocation('/app/document/doc-10', false, CODE);
+    preloadForLocation('/app/login/timeout', true, CODE);
+    preloadForLocation('/app/auth', true, CODE);
     await settle();
     expect(network.calls).toEqual([]);
-    preloadForLocation('/app/documents', true);
+    preloadForLocation('/app/documents', true, CODE);
     await settle();
     expect(network.calls.map((call) => call.url.replace(/^.*\/api/, ''))).toEqual(['/profiles']);
     expect(screens.loadDocumentScreen).not.toHaveBeenCalled();
@@ -208,13 +209,13 @@ describe('the start-up preload of a document link', () => {
     for (const [path, screen] of cases) {
       screens.loadListScreen.mockClear();
       screens.loadSignScreen.mockClear();
-      preloadForLocation(path, true);
+      preloadForLocation(path, true, CODE);
       expect(screens.loadListScreen, path).toHaveBeenCalledTimes(screen === 'list' ? 1 : 0);
       expect(screens.loadSignScreen, path).toHaveBeenCalledTimes(screen === 'sign' ? 1 : 0);
     }
     // Without a token the login page comes first: nothing is loaded for a screen.
     screens.loadListScreen.mockClear();
-    preloadForLocation('/app/documents', false);
+    preloadForLocation('/app/documents', false, CODE);
     expect(screens.loadListScreen).not.toHaveBeenCalled();
     await settle();
     // The session's first load takes the preloaded profile, so the next test starts without one.
@@ -225,7 +226,7 @@ describe('the start-up preload of a document link', () => {
     screens.drawsPdf.value = true;
     network.attributes['doc-11'] = { pdfUrl: '/storage/doc-11.pdf' };
     network.attributes['doc-12'] = { pdfUrl: '/storage/doc-12.pdf' };
-    preloadForLocation('/app/document/view/doc-11', true);
+    preloadForLocation('/app/document/view/doc-11', true, CODE);
     await settle();
     expect(screens.preopenPdf).not.toHaveBeenCalled();
     for (const call of network.calls.splice(0)) call.release();
@@ -233,12 +234,12 @@ describe('the start-up preload of a document link', () => {
     expect(screens.preopenPdf).toHaveBeenCalledExactlyOnceWith('/storage/doc-11.pdf');
 
     // The details page shows no PDF, and neither do phones and touch screens (page images there).
-    preloadForLocation('/app/document/details/doc-12', true);
+    preloadForLocation('/app/document/details/doc-12', true, CODE);
     await settle();
     for (const call of network.calls.splice(0)) call.release();
     await settle();
     screens.drawsPdf.value = false;
-    preloadForLocation('/app/document/doc-12', true);
+    preloadForLocation('/app/document/doc-12', true, CODE);
     await settle();
     for (const call of network.calls.splice(0)) call.release();
     await settle();

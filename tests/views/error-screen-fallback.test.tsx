@@ -4,12 +4,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ErrorBoundary } from '../../src/app/error-boundary';
+import { ErrorBoundary, type ErrorScreenLoader } from '../../src/app/error-boundary';
+import { loader } from '../../src/views/preloaded-lazy';
 import { renderView } from './render';
 
-vi.mock('../../src/views/error/error-screen', () => {
-  throw new TypeError('Failed to fetch dynamically imported module');
-});
+// The error screen's code, as a browser fails to import it once the network is gone.
+const unreachableErrorScreen: ErrorScreenLoader = loader(() =>
+  Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+);
 
 function Crashing(): never {
   throw new Error('the document screen broke');
@@ -23,7 +25,7 @@ describe('the error screen when its code cannot load', () => {
     const reload = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload });
     renderView(
-      <ErrorBoundary>
+      <ErrorBoundary loadScreen={unreachableErrorScreen}>
         <Crashing />
       </ErrorBoundary>,
     );

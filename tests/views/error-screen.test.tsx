@@ -3,24 +3,27 @@
 // the disabled button afterwards, and a failed send that says so and can be tried again.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ErrorBoundary } from '../../src/app/error-boundary';
+import { APP_VERSION } from '../../src/app/version';
+import { renderView } from './render';
 
-// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
-// (relative-requests.ts makes Request take the client's relative URLs).
-const network = await vi.hoisted(async () => {
-  (await import('./relative-requests')).acceptRelativeRequests();
-  type Call = {
-    method: string;
-    url: string;
-    authorization: string | null;
-    bodyText: string;
-    answer: (status: number) => void;
-  };
-  const calls: Call[] = [];
-  globalThis.fetch = (async (input: Request) => {
+type Call = {
+  method: string;
+  url: string;
+  authorization: string | null;
+  bodyText: string;
+  answer: (status: number) => void;
+};
+const network = { calls: [] as Call[] };
+
+// The browser's fetch, answered here for this file only (setup.ts's refuses every request): each request
+// waits for its test to answer it.
+beforeAll(() => {
+  vi.stubGlobal('fetch', async (input: Request) => {
     const bodyText = await input.text();
     return new Promise<Response>((resolve) => {
-      calls.push({
+      network.calls.push({
         method: input.method,
         url: input.url,
         authorization: input.headers.get('authorization'),
@@ -36,13 +39,11 @@ const network = await vi.hoisted(async () => {
           ),
       });
     });
-  }) as typeof fetch;
-  return { calls };
+  });
 });
-
-const { ErrorBoundary } = await import('../../src/app/error-boundary');
-const { APP_VERSION } = await import('../../src/app/version');
-const { renderView } = await import('./render');
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 
 function Crashing({ error }: { error: unknown }): never {
   throw error;

@@ -5,36 +5,32 @@ import type { ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router, Switch } from 'wouter';
+import { composeInviteAccept } from '../../src/app/compose-invite';
+import { ErrorBoundary } from '../../src/app/error-boundary';
+import { BaseProviders } from '../../src/app/providers';
 import en from '../../src/i18n/en.json';
-import type { InviteAcceptLogic } from '../../src/views/signflow/invite-page';
+import { ListNotice } from '../../src/views/documents/list-notice';
+import { InvitePage, type InviteAcceptLogic } from '../../src/views/signflow/invite-page';
+import { sampleDocument } from '../samples';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
-// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import.
-const network = await vi.hoisted(async () => {
-  (await import('./relative-requests')).acceptRelativeRequests();
-  const state = {
-    answer: (): Response => new Response(null, { status: 500 }),
-    calls: [] as { method: string; path: string; body: string }[],
-  };
-  globalThis.fetch = (async (input: Request) => {
-    state.calls.push({
-      method: input.method,
-      path: new URL(input.url).pathname,
-      body: await input.text(),
-    });
-    return state.answer();
-  }) as typeof fetch;
-  return state;
-});
+const network = {
+  answer: (): Response => new Response(null, { status: 500 }),
+  calls: [] as { method: string; path: string; body: string }[],
+};
 
-const { BaseProviders } = await import('../../src/app/providers');
-const { ErrorBoundary } = await import('../../src/app/error-boundary');
-const { composeInviteAccept } = await import('../../src/app/compose-invite');
-const { InvitePage } = await import('../../src/views/signflow/invite-page');
-const { ListNotice } = await import('../../src/views/documents/list-notice');
-const { sampleDocument } = await import('../samples');
+// The browser's fetch, answered here for this file only (setup.ts's refuses every request).
+beforeAll(() => {
+  vi.stubGlobal('fetch', async (input: Request) => {
+    network.calls.push({ method: input.method, path: new URL(input.url).pathname, body: await input.text() });
+    return network.answer();
+  });
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 
 const INVITE_ID = '5b1f0c1e-7a4e-4c1b-9d0e-2f3a4b5c6d7e';
 

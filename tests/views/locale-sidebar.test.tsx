@@ -14,12 +14,12 @@ import { SidebarLanguage } from '../../src/views/shell/sidebar-language';
 import { renderView } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
-const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
+const saves = { locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) };
 
-vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
-  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
-}));
+// The app's language actor, with only its profile save faked.
+const appLanguageLogic = languageLogic.provide({
+  actors: { saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)) },
+});
 
 let shell: TestShell;
 
@@ -28,7 +28,7 @@ const shownLocale = () => shell.getSnapshot().children.language?.getSnapshot().c
 
 /** The selector in the shell, whose language actor is the app's own (only the profile save is faked). */
 function renderSelector() {
-  shell = createTestShell({ storedToken: null, language: languageLogic });
+  shell = createTestShell({ storedToken: null, language: appLanguageLogic });
   renderView(
     <ShellHarness shell={shell}>
       <SidebarLanguage />
@@ -87,7 +87,7 @@ describe('sidebar language selector', () => {
 describe("the login page's language selector", () => {
   it('shows the chosen language at once and keeps it on this device, without a profile save', async () => {
     const user = userEvent.setup();
-    shell = createTestShell({ storedToken: null, language: languageLogic });
+    shell = createTestShell({ storedToken: null, language: appLanguageLogic });
     // The app's providers: the texts come from the catalog the language actor shows.
     renderView(
       <ShellHarness shell={shell}>

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import type { ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
 import { render, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { api } from '../../src/api/client';
 import { BaseProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/routes';
 import type { Locale } from '../../src/i18n/locale';
@@ -19,21 +20,16 @@ import es from '../../src/i18n/es.json';
 import fr from '../../src/i18n/fr.json';
 import { createTestShell, ShellHarness } from './shell-harness';
 
-// The real client (services still add their middleware), but no call is ever answered.
-vi.mock('../../src/api/client', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/api/client')>();
+// The real client (services still add their middleware), but no call is ever answered: for the whole file,
+// since a screen's actor may still call while its view unmounts.
+beforeAll(() => {
   const unanswered = () => new Promise<never>(() => {});
-  return {
-    ...actual,
-    api: {
-      ...actual.api,
-      GET: unanswered,
-      POST: unanswered,
-      PUT: unanswered,
-      PATCH: unanswered,
-      DELETE: unanswered,
-    },
-  };
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+    vi.spyOn(api, method).mockImplementation(unanswered);
+  }
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 const CATALOGS: Record<Locale, Catalog> = { en, es, fr };

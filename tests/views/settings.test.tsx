@@ -15,12 +15,12 @@ import { SettingsPage } from '../../src/views/settings/settings-page';
 import { isDisabled, renderView } from './render';
 import { createTestShell, ShellHarness, START_LANGUAGE, type TestShell } from './shell-harness';
 
-const saves = vi.hoisted(() => ({ locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) }));
+const saves = { locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}) };
 
-vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
-  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
-}));
+// The app's language actor, with only its profile save faked.
+const appLanguageLogic = languageLogic.provide({
+  actors: { saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)) },
+});
 
 // Each test's shell owns the language on screen, with the app's language actor; English to start with.
 let shell: TestShell;
@@ -28,7 +28,7 @@ let shell: TestShell;
 beforeEach(() => {
   window.localStorage.clear();
   saves.locale.mockReset().mockResolvedValue(undefined);
-  shell = createTestShell({ storedToken: null, language: languageLogic });
+  shell = createTestShell({ storedToken: null, language: appLanguageLogic });
 });
 
 function languageActor() {
@@ -85,7 +85,7 @@ describe('settings page', () => {
     // This device chose French; the profile still says Spanish (another device's choice).
     shell = createTestShell({
       storedToken: null,
-      language: languageLogic,
+      language: appLanguageLogic,
       startLanguage: { ...START_LANGUAGE, locale: 'fr', messages: fr, source: 'chosen' },
     });
     const { logic } = settingsWith();

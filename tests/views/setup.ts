@@ -4,14 +4,21 @@ import { cleanup, configure } from '@testing-library/react';
 import { forceCleanup, getTabster } from 'tabster';
 import { afterEach } from 'vitest';
 import './matchers';
+import { stopTestShells } from './shell-harness';
 
 // The default 1 s for findBy* and waitFor is too short when CI shares the machine with other work:
 // Fluent's first dialog in a test file has taken over 5 s there. A passing wait returns as soon as it
 // passes, so only failures get slower.
 configure({ asyncUtilTimeout: 10_000 });
 
+// No view test reaches the network: a request fails at once, as offline. The API client resolves its URLs
+// against the page (jsdom's localhost), so Node's fetch would send them. A file that answers requests
+// stubs fetch for itself (vi.stubGlobal, undone in its afterAll); each file starts from this one.
+globalThis.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+
 afterEach(() => {
   cleanup();
+  stopTestShells();
   // Fluent's focus manager lives on the window for the whole file and keeps the modal (dialog) that
   // was active when the test's DOM was removed; the next test's dialog then stays aria-hidden behind it.
   // Its documented reset for "the application DOM is gone" clears that.

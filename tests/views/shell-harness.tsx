@@ -3,8 +3,6 @@
 // rendered inside <ShellHarness> reach the session, the modal, the document actions and the language on
 // screen as in the app.
 import type { ReactNode } from 'react';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { documentActionsMachine } from '../../machines/document-actions.machine';
 import { languageMachine, type LanguageCatalog, type LanguageInput } from '../../machines/language.machine';
@@ -46,13 +44,14 @@ export type TestShell = Actor<ReturnType<typeof createShellMachine>>;
 const never = () => new Promise<void>(() => {});
 
 // A shell outlives its view (the session polls the profile): each test's shells stop once its views are
-// unmounted, so no timer or call of one test reaches the next.
+// unmounted, so no timer or call of one test reaches the next. setup.ts calls this after every test of
+// every file: a hook registered here would run only in the first file of a worker that loads this module,
+// since the view files share their worker's modules.
 const started = new Set<TestShell>();
-afterEach(() => {
-  cleanup();
+export function stopTestShells(): void {
   for (const shell of started) shell.stop();
   started.clear();
-});
+}
 
 export function createTestShell(options: TestShellOptions = {}): TestShell {
   const profile = options.profile ?? SAMPLE_PROFILE;

@@ -1,34 +1,36 @@
 // A sign link opened cold: src/app/early-start-script.js asks for the document, the smart cards and (in a
 // sign flow) the flow before the bundle arrives, and the sign screen's load (src/services/signing.ts) takes
 // those answers instead of asking again. Each answer is taken once: a retry asks the server.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, toPromise } from 'xstate';
+import { ACCESS_TOKEN_KEY } from '../../src/api/client';
 import SCRIPT from '../../src/app/early-start-script.js?raw';
+import { loadSignScreen } from '../../src/services/signing';
 
-// openapi-fetch takes globalThis.fetch when the client is created, so the stub must exist before import
-// (relative-requests.ts makes Request take the client's relative URLs). The early script asks with a URL
-// string; the app's client with a Request.
-const network = await vi.hoisted(async () => {
-  (await import('./relative-requests')).acceptRelativeRequests();
-  const calls: { url: string; authorization: string | null }[] = [];
-  const answers: Record<string, () => Response> = {};
-  const fetchStub = (input: Request | string, init?: RequestInit): Promise<Response> => {
+const network = {
+  calls: [] as { url: string; authorization: string | null }[],
+  answers: {} as Record<string, () => Response>,
+};
+
+// The browser's fetch, answered here for this file only (setup.ts's refuses every request). The early
+// script asks with a URL string; the app's client with a Request.
+beforeAll(() => {
+  vi.stubGlobal('fetch', (input: Request | string, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : new URL(input.url).pathname;
     const headers = typeof input === 'string' ? new Headers(init?.headers) : input.headers;
-    calls.push({ url, authorization: headers.get('authorization') });
-    return Promise.resolve(answers[url]?.() ?? Response.json({ code: 'not_found' }, { status: 404 }));
-  };
-  globalThis.fetch = fetchStub as typeof fetch;
-  return { calls, answers };
+    network.calls.push({ url, authorization: headers.get('authorization') });
+    return Promise.resolve(network.answers[url]?.() ?? Response.json({ code: 'not_found' }, { status: 404 }));
+  });
 });
-
-const { ACCESS_TOKEN_KEY } = await import('../../src/api/client');
-const { loadSignScreen } = await import('../../src/services/signing');
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
 
 const EMAIL = 'erin@paraph.test';
 
-// Each test its own document: a settled read of a document is shared for 2 s (services/documents.ts).
-let id = 'doc-0';
+// Each test its own document, named for this file: a settled read of a document is shared for 2 s
+// (services/documents.ts), and other files of the worker read documents through the same module.
+let id = 'sign-early-0';
 
 function documentAnswer(isSignFlow: boolean): () => Response {
   const documentId = id;
@@ -83,7 +85,7 @@ let count = 0;
 
 beforeEach(() => {
   count += 1;
-  id = `doc-${count}`;
+  id = `sign-early-${count}`;
   network.calls.splice(0);
   for (const key of Object.keys(network.answers)) delete network.answers[key];
 });

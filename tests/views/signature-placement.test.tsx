@@ -3,28 +3,31 @@
 // image's shape. Everything else is the real page.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { sampleDocument } from '../samples';
 import type { DraftSignatory, Placement } from '../../machines/sign-flow-draft';
+import { signaturePlacementMachine } from '../../machines/signature-placement.machine';
 import type { DocumentResource } from '../../machines/types';
 import type { PlacementStageProps } from '../../src/canvas/placement-stage';
 import { SignaturePlacementPage } from '../../src/views/signflow/placement/signature-placement-page';
 import { findOpenDialog, isDisabled, renderView, waitForDialogsClosed } from './render';
 
-const documents = vi.hoisted(() => ({
+const documents = {
   next: null as null | (() => Promise<DocumentResource>),
-}));
+};
 
-vi.mock('../../src/services/documents', () => ({
-  fetchDocument: fromPromise<DocumentResource, { documentId: string }>(() => {
-    if (!documents.next) throw new Error('no document prepared');
-    return documents.next();
-  }),
-}));
+const logic = signaturePlacementMachine.provide({
+  actors: {
+    fetchDocument: fromPromise<DocumentResource, { documentId: string }>(() => {
+      if (!documents.next) throw new Error('no document prepared');
+      return documents.next();
+    }),
+  },
+});
 
-vi.mock('../../src/canvas/placement-stage', () => ({
-  PlacementStage: (props: PlacementStageProps) => (
+function StubStage(props: PlacementStageProps) {
+  return (
     <div data-testid="stage" data-url={props.imageUrl}>
       <button type="button" onClick={() => props.onPageClick(0.5, 0.5)}>
         stub: click the page
@@ -59,8 +62,8 @@ vi.mock('../../src/canvas/placement-stage', () => ({
         stub: the page is square
       </button>
     </div>
-  ),
-}));
+  );
+}
 
 const ADA: DraftSignatory = { emailAddress: 'ada@paraph.test', fullName: 'Ada Lovelace', hasSigned: false };
 const BOB: DraftSignatory = { emailAddress: 'bob@paraph.test', fullName: 'Bob Builder', hasSigned: false };
@@ -86,11 +89,23 @@ function setWidth(width: number) {
   }) as typeof window.matchMedia;
 }
 
-// The page measures its width; jsdom lays nothing out.
-Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
+// The page measures its width; jsdom lays nothing out. The window is given back as it was, for the files
+// that share this one's worker.
+const clientWidth = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+const startWidth = window.innerWidth;
+const startMatchMedia = window.matchMedia;
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
+});
+afterAll(() => {
+  if (clientWidth) Object.defineProperty(HTMLElement.prototype, 'clientWidth', clientWidth);
+  else Reflect.deleteProperty(HTMLElement.prototype, 'clientWidth');
+});
 
 afterEach(() => {
   documents.next = null;
+  window.innerWidth = startWidth;
+  window.matchMedia = startMatchMedia;
 });
 
 /** The boxes the stage draws, each as its stub button says: number, signatory and place. */
@@ -115,6 +130,8 @@ function renderEditor({
       placements={placements}
       onSave={onSave}
       onBack={onBack}
+      logic={logic}
+      Stage={StubStage}
     />,
   );
   return { onSave, onBack };

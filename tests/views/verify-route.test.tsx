@@ -4,28 +4,25 @@
 import type { ReactNode } from 'react';
 import { IdPrefixProvider } from '@fluentui/react-components';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { api } from '../../src/api/client';
 import { BaseProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/routes';
 import en from '../../src/i18n/en.json';
 import { createTestShell, ShellHarness } from './shell-harness';
 
-vi.mock('../../src/api/client', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/api/client')>();
+// The real client (services still add their middleware), but no call is ever answered: for the whole file,
+// since a screen's actor may still call while its view unmounts.
+beforeAll(() => {
   const unanswered = () => new Promise<never>(() => {});
-  return {
-    ...actual,
-    api: {
-      ...actual.api,
-      GET: unanswered,
-      POST: unanswered,
-      PUT: unanswered,
-      PATCH: unanswered,
-      DELETE: unanswered,
-    },
-  };
+  for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+    vi.spyOn(api, method).mockImplementation(unanswered);
+  }
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 let renders = 0;

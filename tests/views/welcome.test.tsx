@@ -17,16 +17,18 @@ import { WelcomeModal } from '../../src/views/welcome/welcome-modal';
 import { findOpenDialog, renderView } from './render';
 import { createTestShell, ShellHarness, type TestShell } from './shell-harness';
 
-const saves = vi.hoisted(() => ({
+const saves = {
   welcome: vi.fn(async () => {}),
   locale: vi.fn(async (_input: { locale: LanguageLocale }) => {}),
-}));
+};
 
-vi.mock('../../src/services/locale-sync', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/services/locale-sync')>()),
-  saveWelcomeScreenWatched: fromPromise(() => saves.welcome()),
-  saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)),
-}));
+// The app's welcome and language actors, with only their profile saves faked.
+const appWelcomeLogic = welcomeLogic.provide({
+  actors: { saveWelcomeScreenWatched: fromPromise(() => saves.welcome()) },
+});
+const appLanguageLogic = languageLogic.provide({
+  actors: { saveLocale: fromPromise<void, { locale: LanguageLocale }>(({ input }) => saves.locale(input)) },
+});
 
 function OpenModal() {
   const name = useSelector(useModalActor(), (snapshot) =>
@@ -49,8 +51,8 @@ function renderShell(profile: Profile, openFirst?: ModalName, startLanguage?: La
   const fetchProfile = vi.fn(async () => profile);
   const shell = createTestShell({
     fetchProfile,
-    welcome: welcomeLogic,
-    language: languageLogic,
+    welcome: appWelcomeLogic,
+    language: appLanguageLogic,
     ...(startLanguage ? { startLanguage } : {}),
   });
   if (openFirst) modalOf(shell).send({ type: 'modal.open', name: openFirst });

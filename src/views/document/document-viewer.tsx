@@ -6,14 +6,8 @@ import type { ActorRefFrom } from 'xstate';
 import { hasSomethingToShow, type documentMachine } from '../../../machines/document.machine';
 import { MOBILE_QUERY, TOUCH_QUERY, useMediaQuery } from '../use-media-query';
 import { PdfViewer } from '../../pdf/pdf-viewer';
-import { preloadPdfEngine } from './pdf-viewer-loader';
 import { PageImages } from './page-images';
 import { PagesUnavailable } from './pages-unavailable';
-
-// pdfjs-dist stays off the list's path. Where the PDF is drawn it starts loading with the document
-// route (or earlier, from the start-up preload), with its worker, while the document is still being
-// fetched, instead of after it.
-preloadPdfEngine();
 
 export type DocumentActor = ActorRefFrom<typeof documentMachine>;
 

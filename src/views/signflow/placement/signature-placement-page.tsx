@@ -1,8 +1,8 @@
 // The signature location editor (/app/signflow/{new,edit}/{id}/signatures, spec 001 §2): the page image
-// with its boxes (Konva, loaded lazily so the canvas code never weighs on other screens), the pager, the
-// keyboard placement, the 360 px signature list (a dialog on smaller screens) and the dialogs. The
-// signature-placement machine holds the behaviour; the form's actor (the host) receives the placements on
-// save, and is left on back or when there is no signatory.
+// with its boxes (the Konva stage, which the composition gives it loaded lazily so the canvas code never
+// weighs on other screens), the pager, the keyboard placement, the 360 px signature list (a dialog on
+// smaller screens) and the dialogs. The signature-placement machine holds the behaviour; the form's actor
+// (the host) receives the placements on save, and is left on back or when there is no signatory.
 // On a page taller than the window the toolbar sticks to the top of the scrolling area and the pager (with
 // the overlap message) to its bottom, at every width; both let go while a box is dragged, so they never
 // hide it, and what takes focus keeps clear of them (scroll margins of their measured heights).
@@ -21,7 +21,6 @@ import {
 import { ArrowLeft20Regular, ChevronLeft20Regular, ChevronRight20Regular } from '@fluentui/react-icons';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
-  lazy,
   Suspense,
   useCallback,
   useEffect,
@@ -29,24 +28,25 @@ import {
   useMemo,
   useRef,
   useState,
+  type ComponentType,
   type CSSProperties,
 } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { overlappingAddresses } from '../../../../machines/placement-overlap';
 import type { DraftSignatory, Placement } from '../../../../machines/sign-flow-draft';
-import { signatoryNumber, type AnnouncementKind } from '../../../../machines/signature-placement.machine';
+import {
+  signatoryNumber,
+  type AnnouncementKind,
+  type signaturePlacementMachine,
+} from '../../../../machines/signature-placement.machine';
 import { actorOptions } from '../../../app/inspect';
-import { signaturePlacementLogic } from '../../../app/compose-placement';
+import type { PlacementStageProps } from '../../../canvas/placement-stage';
 import { useMediaQuery } from '../../use-media-query';
 import { KeyboardPlacement } from './keyboard-placement';
 import { PlacementDialogs } from './placement-dialogs';
 import { PlacementList } from './placement-list';
 import { nameOf, percent, selectOverlaps, sameOverlaps, type PlacementActor } from './placement-shared';
 import { VISUALLY_HIDDEN } from '../../visually-hidden';
-
-const PlacementStage = lazy(() =>
-  import('../../../canvas/placement-stage').then((module) => ({ default: module.PlacementStage })),
-);
 
 /** Spec 001 §9: the signature list is a 360 px sidebar; below this width it is a dialog. */
 export const SIDEBAR_WIDTH = 360;
@@ -146,12 +146,17 @@ const useStyles = makeStyles({
   visuallyHidden: VISUALLY_HIDDEN,
 });
 
+export type SignaturePlacementLogic = typeof signaturePlacementMachine;
+
 export type SignaturePlacementPageProps = {
   documentId: string;
   signatories: DraftSignatory[];
   placements: Placement[];
   onSave(placements: Placement[]): void;
   onBack(): void;
+  logic: SignaturePlacementLogic;
+  /** The canvas (src/canvas/placement-stage.tsx, lazy: Konva comes only with a drawn page). */
+  Stage: ComponentType<PlacementStageProps>;
 };
 
 function announcementText(
@@ -238,10 +243,12 @@ function OverlapMessage({ editor, id }: { editor: PlacementActor; id: string }) 
 
 function PageArea({
   editor,
+  Stage,
   overlapMessageId,
   bottomBarRef,
 }: {
   editor: PlacementActor;
+  Stage: ComponentType<PlacementStageProps>;
   overlapMessageId: string;
   bottomBarRef: (element: HTMLElement | null) => void;
 }) {
@@ -308,7 +315,7 @@ function PageArea({
           <Suspense
             fallback={<Spinner label={intl.formatMessage({ id: 'signflow.signatures.editor.loading' })} />}
           >
-            <PlacementStage
+            <Stage
               imageUrl={url}
               width={width}
               boxes={boxes}
@@ -396,15 +403,14 @@ export function SignaturePlacementPage({
   placements,
   onSave,
   onBack,
+  logic,
+  Stage,
 }: SignaturePlacementPageProps) {
   const intl = useIntl();
   const styles = useStyles();
   const isWide = useMediaQuery(SIDEBAR_QUERY);
   const [announcement, setAnnouncement] = useState('');
-  const editor = useActorRef(
-    signaturePlacementLogic,
-    actorOptions({ input: { documentId, signatories, placements } }),
-  );
+  const editor = useActorRef(logic, actorOptions({ input: { documentId, signatories, placements } }));
   const isLeft = useSelector(editor, (snapshot) => snapshot.matches('left'));
   const savedPlacements = useSelector(editor, (snapshot) =>
     snapshot.matches('saved') ? snapshot.context.placements : null,
@@ -477,7 +483,12 @@ export function SignaturePlacementPage({
         <section className={styles.editor}>
           <ImagesNotice editor={editor} />
           {isReady && (
-            <PageArea editor={editor} overlapMessageId={overlapMessageId} bottomBarRef={bottomBarRef} />
+            <PageArea
+              editor={editor}
+              Stage={Stage}
+              overlapMessageId={overlapMessageId}
+              bottomBarRef={bottomBarRef}
+            />
           )}
         </section>
         {isWide && (
