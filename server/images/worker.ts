@@ -22,7 +22,7 @@ import type { Database, JobRow } from '../db/schema.ts';
 import { pdfSandbox, SandboxFailure, type SandboxFailureReason } from '../pdf/sandbox.ts';
 import { assertStreamLimitApplies } from '../pdf/stream-limit.ts';
 import { outageNotice } from '../jobs/periodic.ts';
-import { retryWhileDatabaseAway } from '../db/connection-errors.ts';
+import { isDatabaseUnavailable, retryWhileDatabaseAway } from '../db/connection-errors.ts';
 
 export const RENDER_PAGES_JOB = 'render_pages';
 export const MAX_RENDER_ATTEMPTS = 3;
@@ -259,7 +259,8 @@ async function requeue(deps: AppDeps, claim: Claim): Promise<void> {
   );
 }
 
-// Shutdown: the job goes back as it was before this claim, due at once, for any instance to take.
+// Shutdown or a database outage: the job goes back as it was before this claim, due at once, for any
+// instance to take.
 async function release(deps: AppDeps, claim: Claim): Promise<void> {
   await settle(deps, claim, 'handing a render back', () =>
     deps.db
@@ -277,8 +278,23 @@ async function release(deps: AppDeps, claim: Claim): Promise<void> {
   );
 }
 
-async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> {
+// What a claim came to: the job ended (done or failed, for now or for good), went back to the queue with
+// pages left, was handed back at shutdown or in a database outage, or turned out not to be ours any more.
+type ClaimOutcome = 'ended' | 'continues' | 'released' | 'lost';
+
+// A render that broke ends as a failed attempt, due again after a delay, or for good after the last one.
+// A database that went away is not the document's fault: the claim goes back as it was, due at once, once
+// the database answers (a restart takes seconds), so that restarts never use up a document's attempts.
+async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<ClaimOutcome> {
   const { job } = claim;
+  if (isDatabaseUnavailable(error)) {
+    deps.log.warn(
+      { jobId: job.id, documentId: job.document_id, attempt: job.attempts },
+      'the database went away during a render; handing it back',
+    );
+    await release(deps, claim);
+    return 'released';
+  }
   const now = deps.clock();
   const lastError = describe(error);
   const isFinal =
@@ -313,6 +329,7 @@ async function fail(deps: AppDeps, claim: Claim, error: unknown): Promise<void> 
       await markRenderingFailed(trx, job.document_id, now, { attempts: job.attempts });
     }),
   );
+  return 'ended';
 }
 
 // The most pages a document's file can have: the larger of what the upload counted and the upload's page
@@ -327,10 +344,6 @@ async function mostPages(deps: AppDeps, document: { id: string; page_count: numb
     .executeTakeFirst();
   return Math.max(document.page_count, deps.config.maxPages) + Number(signed?.count ?? 0);
 }
-
-// What a claim came to: the job ended (done or failed, for now or for good), went back to the queue with
-// pages left, was handed back at shutdown, or turned out not to be ours any more.
-type ClaimOutcome = 'ended' | 'continues' | 'released' | 'lost';
 
 async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
   const { job, signal } = claim;
@@ -368,8 +381,7 @@ async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
       await release(deps, claim);
       return 'released';
     }
-    await fail(deps, claim, error);
-    return 'ended';
+    return fail(deps, claim, error);
   }
 
   const failed = pageNumbers(job.failed_pages);
@@ -401,8 +413,7 @@ async function processJob(deps: AppDeps, claim: Claim): Promise<ClaimOutcome> {
       }
       if (!(error instanceof SandboxFailure)) {
         // Not the page's fault (the store or the database): the job is retried from this page.
-        await fail(deps, claim, error);
-        return 'ended';
+        return fail(deps, claim, error);
       }
       deps.log.warn(
         { documentId: job.document_id, pageNumber, reason: error.reason, error: describe(error) },
@@ -440,8 +451,7 @@ export async function runPendingImageJobs(deps: AppDeps, options: RunOptions = {
     try {
       outcome = await processJob(deps, claim);
     } catch (error) {
-      await fail(deps, claim, error);
-      outcome = 'ended';
+      outcome = await fail(deps, claim, error);
     }
     if (outcome === 'ended') ended += 1;
     if (outcome === 'released') return ended;

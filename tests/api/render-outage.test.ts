@@ -120,20 +120,37 @@ describe('a render through a database outage', () => {
     expect(app.logs()).toMatch(/the database is away while recording a page; trying again shortly/);
   });
 
-  it('ends the claim as a failed attempt, due again soon, when the outage hits a read right after the claim', async () => {
+  it('hands the claim back, due at once and its attempt not counted, when the outage hits a read right after the claim', async () => {
     const { app, id } = await setUp(2);
     const outage = new Outage();
     // The claim is the round's first update; the document is read right after it.
     outage.startAfter = (node) => node.kind === 'UpdateQueryNode';
     outage.queries = 2;
 
-    expect(await runPendingImageJobs({ ...app.deps, db: app.deps.db.withPlugin(outage) })).toBe(1);
+    // Nothing ended: the round stops with the claim handed back.
+    expect(await runPendingImageJobs({ ...app.deps, db: app.deps.db.withPlugin(outage) })).toBe(0);
 
     expect(outage.failed).toBe(2);
+    // Not left `running` under a five-minute lock, nor counted as one of the document's three attempts:
+    // restarts in a row would otherwise mark its pages failed.
     const { job, document } = await jobAndDocument(app, id);
-    // Not left `running` under a five-minute lock: queued again for a retry a few seconds away.
     expect(job).toEqual({ state: 'queued', locked_until: null });
     expect(document.images_state).toBe('pending');
-    expect(app.logs()).toMatch(/the database is away while recording a failed render/);
+    const attempts = await app.deps.db
+      .selectFrom('jobs')
+      .select(['attempts', 'last_error', 'run_after'])
+      .where('document_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(attempts).toMatchObject({ attempts: 0, last_error: null });
+    expect(Date.parse(attempts.run_after)).toBeLessThanOrEqual(app.deps.clock().getTime());
+    expect(app.logs()).toMatch(/the database went away during a render; handing it back/);
+
+    // Due at once: the next round renders the document.
+    expect(await runPendingImageJobs(app.deps)).toBe(1);
+    expect(await jobAndDocument(app, id)).toEqual({
+      job: { state: 'done', locked_until: null },
+      document: { images_state: 'ready', unavailable_pages: '[]' },
+      pages: [1, 2],
+    });
   });
 });
