@@ -2,6 +2,7 @@
 // deployment PKI's /pki/* for relying parties, the built app under /app/ and, for the embedded store,
 // /storage. No state lives in the process: everything is in the database and the object store, so several
 // instances can run side by side.
+import type { KeyObject } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -64,6 +65,8 @@ export type BuildOverrides = {
   pgSchema?: string;
   // Replaces the local certificate authority's signer (tests of the sign pipeline's rules).
   signer?: Signer;
+  // Where the certificate authority's new RSA keys come from (LoadPkiOptions.generateKey).
+  generateKey?: (bits: number) => Promise<KeyObject>;
 };
 
 // Also readable by any name, so that a check over the contract's operationIds needs no cast.
@@ -157,7 +160,13 @@ export async function buildApp(config: Config, overrides: BuildOverrides = {}): 
       ownedDb = db;
     }
     const store = overrides.store ?? (await createStore(config, db, clock));
-    const pki = lazyDeploymentPki({ db, config, clock, log: app.log });
+    const pki = lazyDeploymentPki({
+      db,
+      config,
+      clock,
+      log: app.log,
+      ...(overrides.generateKey === undefined ? {} : { generateKey: overrides.generateKey }),
+    });
     const signingServices = lazySigningServices(pki, config, clock, { log: app.log });
     const signer = overrides.signer ?? lazyLocalSigner(pki, signingServices, clock);
     const metrics = createMetrics({ db, clock, log: app.log });

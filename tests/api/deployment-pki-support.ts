@@ -1,11 +1,12 @@
 // A deployment's PKI of its own for tests and benches that sign without a server: a migrated SQLite file
-// in a folder, the CA made (or read) as the server would.
+// in a folder, the CA made (or read) as the server would, its keys from the test process's pool (key-pool.ts).
 import { X509Certificate } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openMigratedDatabase } from '../../server/db/database.ts';
 import type { Database } from '../../server/db/schema.ts';
 import { loadDeploymentPki, type DeploymentPki, type PkiLog } from '../../server/signing/ca/index.ts';
+import { pooledRsaKey } from './key-pool.ts';
 
 export const TEST_CA_PASSPHRASE = 'a test passphrase, long enough';
 
@@ -42,7 +43,13 @@ export async function openStandalonePki(
   const { db } = await openMigratedDatabase({ dataDir, databaseUrl: null });
   const logs: string[] = [];
   try {
-    const pki = await loadDeploymentPki({ db, config, clock, log: memoryLog(logs) });
+    const pki = await loadDeploymentPki({
+      db,
+      config,
+      clock,
+      log: memoryLog(logs),
+      generateKey: pooledRsaKey,
+    });
     return { pki, db, config, logs, close: () => db.destroy() };
   } catch (error) {
     await db.destroy();

@@ -27,6 +27,7 @@ import type {
 } from '../../server/db/schema.ts';
 import { loadContract } from '../../server/http/contract.ts';
 import { TEST_CA_PASSPHRASE } from './deployment-pki-support.ts';
+import { pooledRsaKey } from './key-pool.ts';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
@@ -141,6 +142,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const app = await buildApp(config, {
     logStream,
+    generateKey: pooledRsaKey,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
     ...(pgSchema === undefined ? {} : { pgSchema }),

@@ -5,7 +5,7 @@
 // start after the upgrade, with the certificates it issued, so that earlier signatures keep verifying.
 // Private keys are decrypted once per process and kept; what is current is read from the database, so an
 // instance never signs with a certificate another instance replaced.
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, type KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, PkiRole } from '../../db/schema.ts';
@@ -108,6 +108,9 @@ export type LoadPkiOptions = {
   config: PkiConfig;
   clock: () => Date;
   log: PkiLog;
+  // Where new RSA keys come from: generated, unless a test process hands out keys it generated before
+  // (tests/api/key-pool.ts), making a key being the largest cost of a test that signs.
+  generateKey?: (bits: number) => Promise<KeyObject>;
 };
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -158,6 +161,10 @@ class Loader {
     return this.options.log;
   }
 
+  private generateKey(bits: number): Promise<KeyObject> {
+    return (this.options.generateKey ?? generateRsaKey)(bits);
+  }
+
   private get now(): Date {
     return this.options.clock();
   }
@@ -179,7 +186,7 @@ class Loader {
       origin = 'data-folder';
     } else {
       if (recorded !== null && !replace) throw new DeploymentCaMissingError(recorded, config.dataDir);
-      privateKey = await generateRsaKey(CA_KEY_BITS);
+      privateKey = await this.generateKey(CA_KEY_BITS);
       certificate = await issueCaCertificate(privateKey, {
         now: this.now,
         publicOrigin: config.publicOrigin,
@@ -256,7 +263,7 @@ class Loader {
           notAfter: new Date(row.not_after),
         };
       }
-      const privateKey = await generateRsaKey(KEY_BITS);
+      const privateKey = await this.generateKey(KEY_BITS);
       const issueOptions = { now, publicOrigin: this.options.config.publicOrigin };
       const certificate =
         role === 'tsa'
@@ -552,7 +559,7 @@ export async function loadDeploymentPki(options: LoadPkiOptions): Promise<Deploy
     for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt += 1) {
       const row = await currentSignerRow(db, subject.userId);
       if (row !== null && fits(row, subject, now)) return keyOf(row);
-      const privateKey = await generateRsaKey(KEY_BITS);
+      const privateKey = await (options.generateKey ?? generateRsaKey)(KEY_BITS);
       const certificate = await issueSignerCertificate(privateKey, subject, ca, {
         now,
         publicOrigin: config.publicOrigin,
