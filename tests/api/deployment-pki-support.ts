@@ -1,6 +1,6 @@
 // A deployment's PKI of its own for tests and benches that sign without a server: a migrated SQLite file
 // in a folder, the CA made (or read) as the server would, its keys from the test process's pool (key-pool.ts).
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, type KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openMigratedDatabase } from '../../server/db/database.ts';
@@ -28,11 +28,15 @@ export function memoryLog(lines: string[]): PkiLog {
   };
 }
 
-/** A PKI on a SQLite database in `dataDir`; `env` adds settings (PARAPH_CA_PASSPHRASE is set unless given). */
+/**
+ * A PKI on a SQLite database in `dataDir`; `env` adds settings (PARAPH_CA_PASSPHRASE is set unless given).
+ * Its keys come from the test process's pool unless `generateKey` makes them (a test of their making).
+ */
 export async function openStandalonePki(
   dataDir: string,
   env: Record<string, string> = {},
   clock: () => Date = () => new Date(),
+  generateKey: (bits: number) => Promise<KeyObject> = pooledRsaKey,
 ): Promise<StandalonePki> {
   const config = loadConfig({
     PARAPH_DATA_DIR: dataDir,
@@ -48,7 +52,7 @@ export async function openStandalonePki(
       config,
       clock,
       log: memoryLog(logs),
-      generateKey: pooledRsaKey,
+      generateKey,
     });
     return { pki, db, config, logs, close: () => db.destroy() };
   } catch (error) {
