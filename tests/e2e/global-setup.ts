@@ -1,7 +1,7 @@
 // Starting and stopping the real server for the browser tests, and the runner's checks before any starts:
 // each journey worker starts one of its own (tests/e2e/fixtures.ts), QA's replayed paths one per file.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -156,7 +156,11 @@ async function seedDemoData(): Promise<string> {
   try {
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      // The server inherits this process's settings: a metrics token there is asked for here too.
+      const token = process.env.PARAPH_METRICS_TOKEN?.trim();
+      const metrics = await (
+        await fetch(`${server.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {})
+      ).text();
       if (!metrics.includes('paraph_jobs{')) throw new Error(`no job counts in the metrics:\n${metrics}`);
       const waiting =
         gaugeSum(metrics, 'paraph_jobs', /state="(queued|running)"/) +
@@ -165,9 +169,12 @@ async function seedDemoData(): Promise<string> {
       if (Date.now() > deadline) throw new Error(`the demo's background work did not end:\n${metrics}`);
       await sleep(200);
     }
-  } finally {
+  } catch (error) {
     await stopE2eServer(server.pid);
+    rmSync(server.dataDir, { recursive: true, force: true });
+    throw error;
   }
+  await stopE2eServer(server.pid);
   return server.dataDir;
 }
 
