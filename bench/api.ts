@@ -15,7 +15,8 @@
 // GET /api/smart_cards (listSmartCards) to a handler answering an empty list: the same routing, hooks,
 // bearer lookup and error handling as the document list, minus the list's own work.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,44 @@ const LIST_MIGRATION = '0014_document_lists';
 // What the issue asks of the list routes, against the trivial route of the same run.
 const TARGET_SHARE_OF_TRIVIAL = 0.4;
 const TARGET_P99_MS = { 10_000: 20, 1_000_000: 50 } as Record<number, number>;
+// To measure a part while working on it (the full run takes minutes): comma-separated lists, each unset
+// meaning all. BENCH_API_DIALECTS: sqlite, postgres. BENCH_API_ROUTES: the targets' keys (the trivial
+// route is always measured: every ratio is against it). BENCH_API_KEEPING: all, NoPageCache, NothingKept
+// (the servers that keep less, below).
+function chosen(variable: string): (key: string) => boolean {
+  const list = process.env[variable]
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return (key) => list === undefined || list.length === 0 || list.includes(key);
+}
+const dialectChosen = chosen('BENCH_API_DIALECTS');
+const routeChosen = chosen('BENCH_API_ROUTES');
+const keepingChosen = chosen('BENCH_API_KEEPING');
+// BENCH_API_PROFILE=<folder>: the server's CPU profile while each route is under load (the load generator
+// runs in a thread of its own, which the profile leaves out), one .cpuprofile per route and database.
+const PROFILE_FOLDER = process.env.BENCH_API_PROFILE ?? '';
+
+async function profiled<T>(file: string, work: () => Promise<T>): Promise<T> {
+  if (PROFILE_FOLDER === '') return work();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    session.disconnect();
+    await mkdir(PROFILE_FOLDER, { recursive: true });
+    await writeFile(path.join(PROFILE_FOLDER, `${file}.cpuprofile`), JSON.stringify(profile));
+  }
+}
 
 const USER = { fullName: 'Ada Benchmark', email: 'ada.benchmark@example.test' };
 const COLLEAGUES = [
@@ -727,7 +766,9 @@ async function measureDialect(
           continue;
         }
         await load(at, target, token, WARM_UP_SECONDS);
-        const result = await load(at, target, token, DURATION_SECONDS);
+        const result = await profiled(`${dialect}-${target.key}`, () =>
+          load(at, target, token, DURATION_SECONDS),
+        );
         if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
           problems.push(
             `${dialect} ${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts under load`,
@@ -738,7 +779,13 @@ async function measureDialect(
     };
     type Measured = { target: Target; result: Result; firstMs: number; totalPages: number | null };
     const results: Measured[] = [];
-    await measureTargets(targets(middlePage), origin);
+    const routes = targets(middlePage).filter(
+      (target) => target.key === 'trivial' || routeChosen(target.key),
+    );
+    await measureTargets(
+      routes.filter((target) => target.key === 'trivial' || keepingChosen('all')),
+      origin,
+    );
     // The same targeted routes again on servers that keep less: no page they sent (PARAPH_LIST_CACHE_MB=0),
     // so every request reads its page anew and reuses only each document's resource, as a person's first
     // view after one of their documents changed does; then nothing at all (PARAPH_DOCUMENT_CACHE_MB=0 too),
@@ -753,7 +800,7 @@ async function measureDialect(
         targeted: false,
       },
     ];
-    for (const variant of keepingLess) {
+    for (const variant of keepingLess.filter((entry) => keepingChosen(entry.suffix))) {
       await closeWhenSettled(app);
       app = await buildApp(loadConfig({ ...env, ...variant.env }), {
         handlers: { listSmartCards: async () => ({ data: [] }) },
@@ -761,7 +808,7 @@ async function measureDialect(
       });
       const variantOrigin = await listen(app);
       await measureTargets(
-        targets(middlePage)
+        routes
           .filter((target) => target.targeted)
           .map((target) => ({
             ...target,
@@ -842,7 +889,7 @@ async function measure(documents: number, name: string): Promise<BenchResult> {
   };
   const notes: string[] = [];
   const problems: string[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  for (const dialect of (['sqlite', 'postgres'] as const).filter(dialectChosen)) {
     const cluster = dialect === 'postgres' ? startPgCluster() : null;
     if (dialect === 'postgres' && cluster === null) {
       notes.push(

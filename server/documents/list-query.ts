@@ -322,8 +322,9 @@ function viewerSource(
 }
 
 // The person's rows of the given documents, each looked up (CROSS JOIN: SQLite, whose tables have no
-// statistics, would otherwise rather walk all of the person's rows looking for them). PostgreSQL gets them
-// as one array, so the statement's text is the same for every page and its plan is kept.
+// statistics, would otherwise rather walk all of the person's rows looking for them). They come as one
+// value, an array (a JSON one for SQLite), so the statement's text is the same for every page: PostgreSQL
+// keeps its plan, and neither builds a statement per id.
 function givenRows(
   deps: AppDeps,
   viewer: AuthUser,
@@ -331,10 +332,7 @@ function givenRows(
   ids: string[],
 ): { from: RawBuilder<unknown>; conditions: Expression<SqlBool>[] } {
   const given = isSqlite(deps)
-    ? sql`(${sql.join(
-        ids.map((id) => sql`SELECT ${id} AS document_id`),
-        sql` UNION ALL `,
-      )}) m`
+    ? sql`(SELECT value AS document_id FROM json_each(${JSON.stringify(ids)})) m`
     : sql`unnest(${ids}::text[]) m(document_id)`;
   return {
     from: sql`${given} CROSS JOIN document_viewers v`,
@@ -368,6 +366,8 @@ type Bound = { value: string; id: string };
 // person's documents, which moves the fingerprint.
 type Remembered = {
   fingerprint: string;
+  // The category's count with this fingerprint (a search's is `total`).
+  listTotal: number;
   total?: number;
   users?: MatchedUsers;
   bounds: RecentMap<number, Bound>;
@@ -378,15 +378,24 @@ const REMEMBERED_LISTS = 2_000;
 const REMEMBERED_PAGES = 200;
 const memory = new WeakMap<Kysely<Database>, RecentMap<string, Remembered>>();
 
-function remembered(deps: AppDeps, key: string, fingerprint: string): Remembered {
+function rememberedLists(deps: AppDeps): RecentMap<string, Remembered> {
   let lists = memory.get(deps.db);
   if (lists === undefined) {
     lists = new RecentMap(REMEMBERED_LISTS);
     memory.set(deps.db, lists);
   }
+  return lists;
+}
+
+function remembered(deps: AppDeps, key: string, state: ListState): Remembered {
+  const lists = rememberedLists(deps);
   const found = lists.get(key);
-  if (found?.fingerprint === fingerprint) return found;
-  const entry: Remembered = { fingerprint, bounds: new RecentMap(REMEMBERED_PAGES) };
+  if (found?.fingerprint === state.fingerprint && found.listTotal === state.total) return found;
+  const entry: Remembered = {
+    fingerprint: state.fingerprint,
+    listTotal: state.total,
+    bounds: new RecentMap(REMEMBERED_PAGES),
+  };
   lists.set(key, entry);
   return entry;
 }
@@ -533,42 +542,34 @@ async function readPage(
   return request.backwards ? rows.reverse() : rows;
 }
 
-/** A list's first page without a search, and the list's state, read together. */
-export type FirstPage = { state: ListState; rows: PageRow[] };
-
 /**
- * The first page of a list without a search (what a person opens most) with the list's state, in one
- * statement: a page that cannot be answered as it was sent before (handlers/documents.ts) then costs one
- * round trip, not two.
+ * A page's statement with the list's state read beside it, in one statement: a page whose plan is known
+ * before the state is (below) then costs one round trip, not two.
  */
-export async function readFirstPage(
+async function readStateWithPage(
   deps: AppDeps,
   viewer: AuthUser,
-  query: Omit<ListQuery, 'search' | 'page'>,
-): Promise<FirstPage> {
-  const { statement, direction } = pageStatement(deps, viewer, { ...query, search: '', page: 1 }, null, {
-    after: null,
-    day: null,
-    offset: 0,
-    limit: PAGE_SIZE,
-    backwards: false,
-  });
+  query: ListQuery,
+  request: PageRequest,
+): Promise<{ state: ListState; rows: PageRow[] }> {
+  const { statement, direction, isCommon } = pageStatement(deps, viewer, query, null, request);
   type Row = Sums & {
     id: string | null;
     archived: number | boolean | null;
     sort_value: string | null;
     version: ListedDocument['version'];
   };
-  const { rows } = await prepared(sql<Row>`
+  const both = sql<Row>`
     SELECT s.total, s.own, s.names, p.id, p.archived, p.sort_value, p.version
     FROM (${stateSums(viewer, query.category)}) s LEFT JOIN (${statement}) p ON 1 = 1
-    ORDER BY p.sort_value ${direction}, p.id ${direction}`).execute(deps.db);
+    ORDER BY p.sort_value ${direction}, p.id ${direction}`;
+  const { rows } = await (isCommon ? prepared(both) : both).execute(deps.db);
   const page: PageRow[] = [];
   for (const row of rows) {
     if (row.id === null || row.sort_value === null || row.archived === null) continue;
     page.push({ id: row.id, archived: row.archived, sort_value: row.sort_value, version: row.version });
   }
-  return { state: toListState(rows[0]), rows: page };
+  return { state: toListState(rows[0]), rows: request.backwards ? page.reverse() : page };
 }
 
 // A page further than this from a known start (the list's ends, a page start remembered) is found from the
@@ -613,27 +614,129 @@ async function locateInDays(
   return null;
 }
 
+// How a page is read, and which of the rows read are the page: a walk reads the row before it too, so that
+// where the page starts is remembered.
+type PagePlan = { request: PageRequest; pageSize: number; withPrevious: 0 | 1 };
+
+const FIRST_PAGE: PagePlan = {
+  request: { after: null, day: null, offset: 0, limit: PAGE_SIZE, backwards: false },
+  pageSize: PAGE_SIZE,
+  withPrevious: 0,
+};
+
+function givenPlan(ids: string[]): PagePlan {
+  return {
+    request: { after: null, day: null, ids, offset: 0, limit: ids.length, backwards: false },
+    pageSize: ids.length,
+    withPrevious: 0,
+  };
+}
+
 /**
- * A page of the list and how many pages it has. `walkLimit` is how many of a person's documents a search
- * walks through before it asks the index instead; tests set it low, to take the index's way with a few.
+ * Page `page` of `total` rows walked from the nearest page start remembered at or before it, or from
+ * whichever end of the list is nearer; `skipped`: how many rows the walk passes over.
+ */
+function walkPlan(entry: Remembered, page: number, total: number): PagePlan & { skipped: number } {
+  let from = 1;
+  for (const known of entry.bounds.keys()) if (known <= page && known > from) from = known;
+  const after = from === 1 ? null : (entry.bounds.get(from) ?? null);
+  const start = (page - 1) * PAGE_SIZE;
+  const skipForward = (page - from) * PAGE_SIZE;
+  const rowsAfter = Math.max(0, total - page * PAGE_SIZE);
+  const pageSize = Math.min(PAGE_SIZE, total - start);
+  const withPrevious = start > 0 ? 1 : 0;
+  const backwards = rowsAfter < skipForward;
+  if (backwards) {
+    return {
+      request: { after: null, day: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards },
+      pageSize,
+      withPrevious,
+      skipped: rowsAfter,
+    };
+  }
+  const previous = skipForward > 0 ? withPrevious : 0;
+  return {
+    request: { after, day: null, offset: skipForward - previous, limit: pageSize + previous, backwards },
+    pageSize,
+    withPrevious,
+    skipped: skipForward,
+  };
+}
+
+/** The page among the rows its plan read, with where it and the next page start remembered. */
+function pageOf(entry: Remembered, page: number, plan: PagePlan, read: PageRow[]): PageRow[] {
+  const { request, pageSize, withPrevious } = plan;
+  const hasPrevious = request.backwards
+    ? withPrevious === 1 && read.length > pageSize
+    : request.limit > pageSize;
+  const previous = hasPrevious ? read[0] : undefined;
+  const rows = hasPrevious ? read.slice(1) : read;
+  if (previous !== undefined) entry.bounds.set(page, { value: previous.sort_value, id: previous.id });
+  const last = rows[rows.length - 1];
+  if (last !== undefined && rows.length === PAGE_SIZE)
+    entry.bounds.set(page + 1, { value: last.sort_value, id: last.id });
+  return rows;
+}
+
+/**
+ * How the page would be read if the person's lists are as this process last saw them, when that needs
+ * nothing from the database first: the first page without a search (which depends on nothing remembered,
+ * `fingerprint` null), a slice of a search's remembered matches, or a page near a remembered start or an
+ * end. Its rows are then read with the state, and kept if the state is the one they were planned for.
+ */
+function expectedPlan(
+  deps: AppDeps,
+  query: ListQuery,
+  key: string,
+): { plan: PagePlan; fingerprint: string | null; listTotal: number } | null {
+  if (query.search === '' && query.page === 1) return { plan: FIRST_PAGE, fingerprint: null, listTotal: 0 };
+  const entry = rememberedLists(deps).get(key);
+  if (entry === undefined) return null;
+  const start = (query.page - 1) * PAGE_SIZE;
+  const expected = { fingerprint: entry.fingerprint, listTotal: entry.listTotal };
+  if (query.search !== '') {
+    const kept = matchesOf(deps).get(key);
+    if (kept?.fingerprint !== entry.fingerprint || start >= kept.ids.length) return null;
+    return { plan: givenPlan(kept.ids.slice(start, start + PAGE_SIZE)), ...expected };
+  }
+  if (start >= entry.listTotal) return null;
+  const plan = walkPlan(entry, query.page, entry.listTotal);
+  return plan.skipped > DAYS_BEYOND ? null : { plan, ...expected };
+}
+
+export type ListedPage = { rows: ListedDocument[]; total: number; totalPages: number; state: ListState };
+
+/**
+ * A page of the list, how many pages it has, and the list's state (`known`: read already). `walkLimit` is
+ * how many of a person's documents a search walks through before it asks the index instead; tests set it
+ * low, to take the index's way with a few.
  */
 export async function listDocuments(
   deps: AppDeps,
   viewer: AuthUser,
   query: ListQuery,
-  known?: ListState | FirstPage,
+  known?: ListState,
   walkLimit = WALK_LIMIT,
-): Promise<{ rows: ListedDocument[]; total: number; totalPages: number }> {
-  // Given the first page read with the state (readFirstPage), the page is not read again.
-  let first: FirstPage | null = null;
-  let state: ListState;
-  if (known === undefined) state = await readListState(deps.db, viewer, query.category);
-  else if ('rows' in known) {
-    first = known;
-    state = known.state;
-  } else state = known;
+): Promise<ListedPage> {
   const key = [viewer.id, query.category, query.search, query.sortColumn, query.sortDirection].join('\n');
-  const entry = remembered(deps, key, state.fingerprint);
+  // The page read with the state, when its plan could be known before the state and the state is the one
+  // it was planned for: the request then costs one statement.
+  let early: { plan: PagePlan; rows: PageRow[] } | null = null;
+  let state: ListState;
+  if (known !== undefined) state = known;
+  else {
+    const expected = expectedPlan(deps, query, key);
+    if (expected === null) state = await readListState(deps.db, viewer, query.category);
+    else {
+      const read = await readStateWithPage(deps, viewer, query, expected.plan.request);
+      state = read.state;
+      const holds =
+        expected.fingerprint === null ||
+        (expected.fingerprint === state.fingerprint && expected.listTotal === state.total);
+      if (holds) early = { plan: expected.plan, rows: read.rows };
+    }
+  }
+  const entry = remembered(deps, key, state);
 
   let context: SearchContext | null = null;
   let total = state.total;
@@ -665,69 +768,38 @@ export async function listDocuments(
   }
   const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const start = (query.page - 1) * PAGE_SIZE;
-  if (start >= total) return { rows: [], total, totalPages };
+  if (start >= total) return { rows: [], total, totalPages, state };
+  if (early !== null)
+    return { rows: pageOf(entry, query.page, early.plan, early.rows), total, totalPages, state };
   if (matches !== undefined) {
-    const ids = matches.slice(start, start + PAGE_SIZE);
-    const rows = await readPage(deps, viewer, query, null, {
-      after: null,
-      day: null,
-      ids,
-      offset: 0,
-      limit: ids.length,
-      backwards: false,
-    });
-    return { rows, total, totalPages };
+    const plan = givenPlan(matches.slice(start, start + PAGE_SIZE));
+    const rows = await readPage(deps, viewer, query, null, plan.request);
+    return { rows, total, totalPages, state };
   }
 
-  // From the nearest page start remembered at or before this page, or from whichever end is nearer.
-  let from = 1;
-  for (const page of entry.bounds.keys()) if (page <= query.page && page > from) from = page;
-  const after = from === 1 ? null : (entry.bounds.get(from) ?? null);
-  const skipForward = (query.page - from) * PAGE_SIZE;
-  const rowsAfter = Math.max(0, total - query.page * PAGE_SIZE);
-  const pageSize = Math.min(PAGE_SIZE, total - start);
-  // The row before the page comes along (when there is one), so the page's own start is remembered too.
-  const withPrevious = start > 0 ? 1 : 0;
-  const backwards = rowsAfter < skipForward;
-  const skipped = backwards ? rowsAfter : skipForward;
+  const walk = walkPlan(entry, query.page, total);
   // Without a search, a page far from anything known starts from its day.
   const located =
-    context === null && skipped > DAYS_BEYOND ? await locateInDays(deps, viewer, query, start) : null;
-  let request: PageRequest;
+    context === null && walk.skipped > DAYS_BEYOND ? await locateInDays(deps, viewer, query, start) : null;
+  let plan: PagePlan = walk;
   if (located !== null) {
-    const previous = located.skip > 0 ? withPrevious : 0;
-    request = {
-      after: null,
-      day: located.day,
-      offset: located.skip - previous,
-      limit: pageSize + previous,
-      backwards: false,
-    };
-  } else if (backwards) {
-    request = { after: null, day: null, offset: rowsAfter, limit: pageSize + withPrevious, backwards };
-  } else {
-    request = {
-      after,
-      day: null,
-      offset: skipForward - (skipForward > 0 ? withPrevious : 0),
-      limit: pageSize + (skipForward > 0 ? withPrevious : 0),
-      backwards,
+    const previous = located.skip > 0 ? walk.withPrevious : 0;
+    plan = {
+      request: {
+        after: null,
+        day: located.day,
+        offset: located.skip - previous,
+        limit: walk.pageSize + previous,
+        backwards: false,
+      },
+      pageSize: walk.pageSize,
+      withPrevious: walk.withPrevious,
     };
   }
-  const isFirstPage =
-    request.after === null && request.day === null && request.offset === 0 && !request.backwards;
-  const read =
-    first !== null && isFirstPage && context === null
-      ? first.rows
-      : await readPage(deps, viewer, query, context, request);
-  const hasPrevious = request.backwards
-    ? withPrevious === 1 && read.length > pageSize
-    : request.limit > pageSize;
-  const previous = hasPrevious ? read[0] : undefined;
-  const rows = hasPrevious ? read.slice(1) : read;
-  if (previous !== undefined) entry.bounds.set(query.page, { value: previous.sort_value, id: previous.id });
-  const last = rows[rows.length - 1];
-  if (last !== undefined && rows.length === PAGE_SIZE)
-    entry.bounds.set(query.page + 1, { value: last.sort_value, id: last.id });
-  return { rows, total, totalPages };
+  const read = await readPage(deps, viewer, query, context, plan.request);
+  // A page that starts with its day's first row has no row before it among those read: its start is the
+  // day's bound itself (every id sorts after ''), so the next request for it is read from there.
+  if (located?.day != null && located.skip === 0)
+    entry.bounds.set(query.page, { value: located.day.value, id: '' });
+  return { rows: pageOf(entry, query.page, plan, read), total, totalPages, state };
 }

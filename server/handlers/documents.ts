@@ -6,8 +6,8 @@ import type { AppDeps, Handlers, OperationRequest, ReplyBody } from '../context.
 import type { Database } from '../db/schema.ts';
 import {
   listDocuments,
-  readFirstPage,
   readListState,
+  type ListState,
   type SortColumn,
   type SortDirection,
 } from '../documents/list-query.ts';
@@ -58,15 +58,15 @@ function pageLink(path: string, params: ListParams, page: number): string {
 // from a document, a second tab or a client asking again get the same page without it being read and
 // written out again. Per database (tests run several in one process), the least recently used first out.
 // `signedAt`: when the oldest of its links was signed.
-type SentPage = { fingerprint: string; body: string; signedAt: number };
-type SentPages = { pages: Map<string, SentPage>; chars: number };
+type SentPage = { fingerprint: string; body: Buffer; signedAt: number };
+type SentPages = { pages: Map<string, SentPage>; bytes: number };
 const sentPages = new WeakMap<Kysely<Database>, SentPages>();
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function sentPagesOf(deps: AppDeps): SentPages {
   let sent = sentPages.get(deps.db);
   if (sent === undefined) {
-    sent = { pages: new Map(), chars: 0 };
+    sent = { pages: new Map(), bytes: 0 };
     sentPages.set(deps.db, sent);
   }
   return sent;
@@ -76,14 +76,14 @@ function isKept(deps: AppDeps, key: string): boolean {
   return deps.config.listCacheBytes !== 0 && sentPagesOf(deps).pages.has(key);
 }
 
-function recall(deps: AppDeps, key: string, fingerprint: string, now: number): string | null {
+function recall(deps: AppDeps, key: string, fingerprint: string, now: number): Buffer | null {
   if (deps.config.listCacheBytes === 0) return null;
   const sent = sentPagesOf(deps);
   const page = sent.pages.get(key);
   if (page === undefined) return null;
   sent.pages.delete(key);
   if (page.fingerprint !== fingerprint || !linksStillFresh(page.signedAt, now)) {
-    sent.chars -= page.body.length;
+    sent.bytes -= page.body.length;
     return null;
   }
   sent.pages.set(key, page);
@@ -94,15 +94,29 @@ function remember(deps: AppDeps, key: string, page: SentPage): void {
   if (deps.config.listCacheBytes === 0) return;
   const sent = sentPagesOf(deps);
   const previous = sent.pages.get(key);
-  if (previous !== undefined) sent.chars -= previous.body.length;
+  if (previous !== undefined) sent.bytes -= previous.body.length;
   sent.pages.delete(key);
   sent.pages.set(key, page);
-  sent.chars += page.body.length;
+  sent.bytes += page.body.length;
   for (const [oldest, entry] of sent.pages) {
-    if (sent.chars * 2 <= deps.config.listCacheBytes) break;
+    if (sent.bytes <= deps.config.listCacheBytes) break;
     sent.pages.delete(oldest);
-    sent.chars -= entry.body.length;
+    sent.bytes -= entry.body.length;
   }
+}
+
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+// The documents' JSON, kept as bytes (listed-resources.ts), copied once into the page.
+function pageBody(documents: readonly Buffer[], rest: string): Buffer {
+  const parts: Buffer[] = [DATA_OPEN];
+  for (const [at, document] of documents.entries()) {
+    if (at > 0) parts.push(COMMA);
+    parts.push(document);
+  }
+  parts.push(Buffer.from(rest));
+  return Buffer.concat(parts);
 }
 
 // Every list operation takes the same query and answers the same page, so one handler serves them all:
@@ -120,21 +134,15 @@ function listHandler(category: DocumentCategory): ListHandler {
     const params = readListParams(req.query);
     const key = `${viewer.id}\n${req.url}`;
     const now = deps.clock().getTime();
-    // A first page without a search that was not sent before is read with the list's state at once; every
-    // other page reads the state first, which may be all it needs.
-    const first =
-      params.page === 1 && params.search === '' && !isKept(deps, key)
-        ? await readFirstPage(deps, viewer, {
-            category,
-            sortColumn: params.sortColumn,
-            sortDirection: params.sortDirection,
-          })
-        : null;
-    const state = first?.state ?? (await readListState(deps.db, viewer, category));
-    const sent = first === null ? recall(deps, key, state.fingerprint, now) : null;
-    if (sent !== null) return reply.type(JSON_TYPE).send(sent);
-
-    const { rows, totalPages } = await listDocuments(
+    // A page kept as sent needs only the list's state to be sent again; any other is read with its state
+    // where it can be (listDocuments).
+    let known: ListState | undefined;
+    if (isKept(deps, key)) {
+      known = await readListState(deps.db, viewer, category);
+      const sent = recall(deps, key, known.fingerprint, now);
+      if (sent !== null) return reply.type(JSON_TYPE).send(sent);
+    }
+    const { rows, totalPages, state } = await listDocuments(
       deps,
       viewer,
       {
@@ -144,7 +152,7 @@ function listHandler(category: DocumentCategory): ListHandler {
         sortDirection: params.sortDirection,
         page: params.page,
       },
-      first ?? state,
+      known,
     );
     const path = pathOnly(req.url);
     const link = (page: number): string => pageLink(path, params, page);
@@ -160,9 +168,9 @@ function listHandler(category: DocumentCategory): ListHandler {
       },
       meta: { currentPage: params.page, totalPages, showAutodeleteDate: true },
     };
-    const text = `{"data":[${data.json.join(',')}],${JSON.stringify(rest).slice(1)}`;
-    remember(deps, key, { fingerprint: state.fingerprint, body: text, signedAt: data.signedAt });
-    return reply.type(JSON_TYPE).send(text);
+    const body = pageBody(data.json, `],${JSON.stringify(rest).slice(1)}`);
+    remember(deps, key, { fingerprint: state.fingerprint, body, signedAt: data.signedAt });
+    return reply.type(JSON_TYPE).send(body);
   };
 }
 

@@ -29,8 +29,9 @@ class StatementLog implements KyselyPlugin {
   }
 }
 
+// A statement built with the query builder is told by the names in its nodes.
 function textOf(node: OperationNode): string {
-  if (!RawNode.is(node)) return '';
+  if (!RawNode.is(node)) return JSON.stringify(node);
   return node.sqlFragments
     .map((fragment, at) => {
       const parameter = node.parameters[at];
@@ -63,15 +64,19 @@ describe('what the document lists keep between requests', () => {
     const ada = await app.createUser({ email: 'ada@example.test', fullName: 'Ada Lovelace' });
     const token = await app.signIn(ada.email);
     const add = (name: string) => insertDocument(app.deps, { ownerId: ada.id, originalFilename: name });
-    const list = async () => {
-      const response = await app.app.inject({ url: '/api/documents/active', headers: bearer(token) });
+    const list = async (query = '') => {
+      const response = await app.app.inject({ url: `/api/documents/active${query}`, headers: bearer(token) });
       expect(response.statusCode, response.body).toBe(200);
       const listed = response.json<{ data: Listed[] }>().data;
-      return { body: response.body, byId: new Map(listed.map((doc) => [doc.id, doc.attributes])) };
+      return {
+        body: response.body,
+        names: listed.map((doc) => doc.attributes.originalFilename),
+        byId: new Map(listed.map((doc) => [doc.id, doc.attributes])),
+      };
     };
     const rename = (id: string, name: string) =>
       app.deps.db.updateTable('documents').set({ original_filename: name }).where('id', '=', id).execute();
-    return { add, list, rename };
+    return { app, ada, add, list, rename };
   }
 
   it('writes again only the document that changed, and no link older than a minute', async () => {
@@ -124,6 +129,112 @@ describe('what the document lists keep between requests', () => {
     const afterChange = listStatements();
     expect((await list()).byId.get(id)?.originalFilename).toBe('lease-2026.pdf');
     expect(listStatements() - afterChange).toBe(1);
+  });
+
+  it("reads a search's next page, and a page whose start it remembers, with their count, in one statement", async () => {
+    const log = new StatementLog();
+    const { add, list, rename } = await setUp({ PARAPH_LIST_CACHE_MB: '0' }, log);
+    // Oldest first: the list shows the newest first, so report 44 opens page 1.
+    const ids: string[] = [];
+    for (let index = 0; index < 45; index += 1) {
+      at(index);
+      ids.push(await add(`report ${index}.pdf`));
+    }
+    at(45);
+    await add('lease.pdf');
+    const listStatements = () =>
+      log.texts.filter((text) => /document_list_counts|document_viewers/.test(text)).length;
+    const statementsOf = async (query: string) => {
+      const before = listStatements();
+      const { names } = await list(query);
+      return { names, statements: listStatements() - before };
+    };
+
+    // The first request of a search counts its matches; its next pages are slices of them.
+    await list('?search=report');
+    const searched = await statementsOf('?search=report&page=2');
+    expect(searched.names).toEqual(Array.from({ length: 20 }, (_, at) => `report ${24 - at}.pdf`));
+    expect(searched.statements).toBe(1);
+    expect((await statementsOf('?search=report&page=3')).statements).toBe(1);
+
+    // Page 1 tells where page 2 starts, and page 2 where page 3 does: each is read from there.
+    await list();
+    const second = await statementsOf('?page=2');
+    expect(second.names[0]).toBe('report 25.pdf');
+    expect(second.statements).toBe(1);
+    const third = await statementsOf('?page=3');
+    expect(third.names).toEqual([
+      'report 5.pdf',
+      'report 4.pdf',
+      'report 3.pdf',
+      'report 2.pdf',
+      'report 1.pdf',
+      'report 0.pdf',
+    ]);
+    expect(third.statements).toBe(1);
+
+    // After a change, what was remembered is not: the page read with the old plan is read again.
+    await rename(ids[40] ?? '', 'lease 40.pdf');
+    const changed = await statementsOf('?search=report&page=2');
+    expect(changed.names).toEqual(Array.from({ length: 20 }, (_, at) => `report ${23 - at}.pdf`));
+    at(50);
+    await add('new.pdf');
+    const moved = await statementsOf('?page=3');
+    expect(moved.names).toEqual([
+      'report 6.pdf',
+      'report 5.pdf',
+      'report 4.pdf',
+      'report 3.pdf',
+      'report 2.pdf',
+      'report 1.pdf',
+      'report 0.pdf',
+    ]);
+  });
+
+  it("reads a deep page that starts on its day's first row from there the second time", async () => {
+    const log = new StatementLog();
+    const { app, ada, list } = await setUp({ PARAPH_LIST_CACHE_MB: '0' }, log);
+    // 40 days of 30 documents: page 31 (the newest first) starts with the first row of a day, and is too far
+    // from both ends to walk to, so it is found from the days.
+    const rows = Array.from({ length: 1_200 }, (_, at) => {
+      const createdAt = new Date(START.getTime() + Math.floor(at / 30) * 86_400_000 + (at % 30) * 60_000);
+      const id = `doc-${String(at).padStart(4, '0')}`;
+      return {
+        id,
+        owner_id: ada.id,
+        original_filename: `${id}.pdf`,
+        file_key: `documents/${id}/original.pdf`,
+        file_size: 1,
+        sha256: '0'.repeat(64),
+        page_count: 1,
+        state: 'uploaded' as const,
+        images_state: 'ready' as const,
+        created_at: createdAt.toISOString(),
+        updated_at: createdAt.toISOString(),
+        autodeletion_at: new Date(createdAt.getTime() + 365 * 86_400_000).toISOString(),
+        signed_file_key: null,
+      };
+    });
+    for (let at = 0; at < rows.length; at += 200) {
+      await app.deps.db
+        .insertInto('documents')
+        .values(rows.slice(at, at + 200))
+        .execute();
+    }
+    const daysRead = () => log.texts.filter((text) => text.includes('document_list_days')).length;
+    const expected = (page: number) =>
+      Array.from(
+        { length: 20 },
+        (_, at) => `doc-${String(1_199 - (page - 1) * 20 - at).padStart(4, '0')}.pdf`,
+      );
+
+    const first = daysRead();
+    expect((await list('?page=31')).names).toEqual(expected(31));
+    expect(daysRead() - first).toBe(1);
+    const before = daysRead();
+    expect((await list('?page=31')).names).toEqual(expected(31));
+    expect((await list('?page=32')).names).toEqual(expected(32));
+    expect(daysRead() - before).toBe(0);
   });
 
   it('sends a page again until its oldest link is a minute old, or anything on it changes', async () => {
