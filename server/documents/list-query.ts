@@ -572,6 +572,35 @@ async function readStateWithPage(
   return { state: toListState(rows[0]), rows: request.backwards ? page.reverse() : page };
 }
 
+/**
+ * A slice of a search's remembered matches with the list's state, in one statement: only the documents'
+ * versions are read with them. Where the state is the one the matches were read with, the person's rows
+ * of them are as they were then (any change to them moves the fingerprint, in the same snapshot as the
+ * versions), so they are not looked up again; the caller drops the rows otherwise.
+ */
+async function readStateWithSlice(
+  deps: AppDeps,
+  viewer: AuthUser,
+  category: DocumentCategory,
+  ids: string[],
+): Promise<{ state: ListState; rows: ListedDocument[] }> {
+  const given = isSqlite(deps)
+    ? sql`(SELECT value AS document_id, key AS n FROM json_each(${JSON.stringify(ids)})) m`
+    : sql`unnest(${ids}::text[]) WITH ORDINALITY m(document_id, n)`;
+  type Row = Sums & { id: string | null; version: ListedDocument['version'] };
+  const { rows } = await prepared(sql<Row>`
+    SELECT s.total, s.own, s.names, p.id, p.version
+    FROM (${stateSums(viewer, category)}) s LEFT JOIN (
+      SELECT m.document_id AS id, lv.version, m.n FROM ${given}
+      LEFT JOIN document_list_versions lv ON lv.document_id = m.document_id) p ON 1 = 1
+    ORDER BY p.n`).execute(deps.db);
+  // Every category but the archive holds only documents the person has not archived (categoryFilter).
+  const archived = category === 'archived' ? 1 : 0;
+  const page: ListedDocument[] = [];
+  for (const row of rows) if (row.id !== null) page.push({ id: row.id, archived, version: row.version });
+  return { state: toListState(rows[0]), rows: page };
+}
+
 // A page further than this from a known start (the list's ends, a page start remembered) is found from the
 // days instead: a sum over the person's days, then a walk within one day.
 const DAYS_BEYOND = 500;
@@ -678,18 +707,20 @@ function pageOf(entry: Remembered, page: number, plan: PagePlan, read: PageRow[]
   return rows;
 }
 
+type Expected = ({ kind: 'walk'; plan: PagePlan } | { kind: 'slice'; ids: string[] }) & {
+  fingerprint: string | null;
+  listTotal: number;
+};
+
 /**
  * How the page would be read if the person's lists are as this process last saw them, when that needs
  * nothing from the database first: the first page without a search (which depends on nothing remembered,
  * `fingerprint` null), a slice of a search's remembered matches, or a page near a remembered start or an
  * end. Its rows are then read with the state, and kept if the state is the one they were planned for.
  */
-function expectedPlan(
-  deps: AppDeps,
-  query: ListQuery,
-  key: string,
-): { plan: PagePlan; fingerprint: string | null; listTotal: number } | null {
-  if (query.search === '' && query.page === 1) return { plan: FIRST_PAGE, fingerprint: null, listTotal: 0 };
+function expectedPlan(deps: AppDeps, query: ListQuery, key: string): Expected | null {
+  if (query.search === '' && query.page === 1)
+    return { kind: 'walk', plan: FIRST_PAGE, fingerprint: null, listTotal: 0 };
   const entry = rememberedLists(deps).get(key);
   if (entry === undefined) return null;
   const start = (query.page - 1) * PAGE_SIZE;
@@ -697,11 +728,11 @@ function expectedPlan(
   if (query.search !== '') {
     const kept = matchesOf(deps).get(key);
     if (kept?.fingerprint !== entry.fingerprint || start >= kept.ids.length) return null;
-    return { plan: givenPlan(kept.ids.slice(start, start + PAGE_SIZE)), ...expected };
+    return { kind: 'slice', ids: kept.ids.slice(start, start + PAGE_SIZE), ...expected };
   }
   if (start >= entry.listTotal) return null;
   const plan = walkPlan(entry, query.page, entry.listTotal);
-  return plan.skipped > DAYS_BEYOND ? null : { plan, ...expected };
+  return plan.skipped > DAYS_BEYOND ? null : { kind: 'walk', plan, ...expected };
 }
 
 export type ListedPage = { rows: ListedDocument[]; total: number; totalPages: number; state: ListState };
@@ -721,19 +752,26 @@ export async function listDocuments(
   const key = [viewer.id, query.category, query.search, query.sortColumn, query.sortDirection].join('\n');
   // The page read with the state, when its plan could be known before the state and the state is the one
   // it was planned for: the request then costs one statement.
-  let early: { plan: PagePlan; rows: PageRow[] } | null = null;
+  let early: { plan: PagePlan; rows: PageRow[] } | { plan: null; rows: ListedDocument[] } | null = null;
   let state: ListState;
   if (known !== undefined) state = known;
   else {
     const expected = expectedPlan(deps, query, key);
     if (expected === null) state = await readListState(deps.db, viewer, query.category);
     else {
-      const read = await readStateWithPage(deps, viewer, query, expected.plan.request);
-      state = read.state;
-      const holds =
+      // Read by the plan made before the state was known: kept if the state is the one it was made for.
+      const holds = (read: ListState) =>
         expected.fingerprint === null ||
-        (expected.fingerprint === state.fingerprint && expected.listTotal === state.total);
-      if (holds) early = { plan: expected.plan, rows: read.rows };
+        (expected.fingerprint === read.fingerprint && expected.listTotal === read.total);
+      if (expected.kind === 'walk') {
+        const read = await readStateWithPage(deps, viewer, query, expected.plan.request);
+        state = read.state;
+        if (holds(state)) early = { plan: expected.plan, rows: read.rows };
+      } else {
+        const read = await readStateWithSlice(deps, viewer, query.category, expected.ids);
+        state = read.state;
+        if (holds(state)) early = { plan: null, rows: read.rows };
+      }
     }
   }
   const entry = remembered(deps, key, state);
@@ -769,8 +807,10 @@ export async function listDocuments(
   const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const start = (query.page - 1) * PAGE_SIZE;
   if (start >= total) return { rows: [], total, totalPages, state };
-  if (early !== null)
-    return { rows: pageOf(entry, query.page, early.plan, early.rows), total, totalPages, state };
+  if (early !== null) {
+    const rows = early.plan === null ? early.rows : pageOf(entry, query.page, early.plan, early.rows);
+    return { rows, total, totalPages, state };
+  }
   if (matches !== undefined) {
     const plan = givenPlan(matches.slice(start, start + PAGE_SIZE));
     const rows = await readPage(deps, viewer, query, null, plan.request);

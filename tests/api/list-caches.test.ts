@@ -191,6 +191,41 @@ describe('what the document lists keep between requests', () => {
     ]);
   });
 
+  it('reads a page of a search in the archive as archived, from the matches it remembers', async () => {
+    const log = new StatementLog();
+    const { app, ada, add, list } = await setUp({ PARAPH_LIST_CACHE_MB: '0' }, log);
+    for (let index = 0; index < 25; index += 1) {
+      at(index);
+      const id = await add(`report ${index}.pdf`);
+      await app.deps.db
+        .insertInto('document_archives')
+        .values({ document_id: id, user_id: ada.id, archived_at: now.toISOString() })
+        .execute();
+    }
+    const token = await app.signIn(ada.email);
+    const archivedList = async (query: string) => {
+      const response = await app.app.inject({
+        url: `/api/documents/archived${query}`,
+        headers: bearer(token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response
+        .json<{ data: { attributes: { originalFilename: string; currentUserArchived: boolean } }[] }>()
+        .data.map(({ attributes }) => [attributes.originalFilename, attributes.currentUserArchived]);
+    };
+    const expected = ['report 4.pdf', 'report 3.pdf', 'report 2.pdf', 'report 1.pdf', 'report 0.pdf'].map(
+      (name) => [name, true],
+    );
+    await archivedList('?search=report');
+    expect(await archivedList('?search=report&page=2')).toEqual(expected);
+    // The second time each document is sent as it was written: it is not read again.
+    const documentsRead = () => log.texts.filter((text) => text.includes('owner_full_name')).length;
+    const before = documentsRead();
+    expect(await archivedList('?search=report&page=2')).toEqual(expected);
+    expect(documentsRead() - before).toBe(0);
+    expect((await list('?search=report')).names).toEqual([]);
+  });
+
   it("reads a deep page that starts on its day's first row from there the second time", async () => {
     const log = new StatementLog();
     const { app, ada, list } = await setUp({ PARAPH_LIST_CACHE_MB: '0' }, log);
