@@ -10,6 +10,7 @@
 // lists changes (their count rows' `changes`): how many documents a search finds, and where pages begin,
 // so that the next or the same page is a seek instead of a walk over every document before it.
 import {
+  CompiledQuery,
   expressionBuilder,
   sql,
   type Expression,
@@ -542,6 +543,41 @@ async function readPage(
   return request.backwards ? rows.reverse() : rows;
 }
 
+// The statements most list requests run, compiled once per shape (what their text depends on: category,
+// sort, a bound or not, limit) and only their values bound at each request. Building and compiling them
+// with Kysely, and finding the prepared statement of a new text, were a tenth of a page read anew. Each is
+// built once with stand-ins for its values, which every request replaces by its own.
+const STAND_IN = '\u0000paraph-value:';
+const standIn = (name: string) => `${STAND_IN}${name}`;
+// Skips (an offset in the text) make a shape per distance: past this many, a statement is compiled each time.
+const COMPILED_SHAPES = 1_000;
+const compiledShapes = new WeakMap<Kysely<Database>, Map<string, CompiledQuery>>();
+
+function compiledOnce<R>(
+  deps: AppDeps,
+  shape: string,
+  build: () => RawBuilder<R>,
+  values: Record<string, unknown>,
+): CompiledQuery<R> {
+  let shapes = compiledShapes.get(deps.db);
+  if (shapes === undefined) {
+    shapes = new Map();
+    compiledShapes.set(deps.db, shapes);
+  }
+  let compiled = shapes.get(shape);
+  if (compiled === undefined) {
+    compiled = build().compile(deps.db);
+    if (shapes.size < COMPILED_SHAPES) shapes.set(shape, compiled);
+  }
+  const parameters = compiled.parameters.map((parameter: unknown) => {
+    if (typeof parameter !== 'string' || !parameter.startsWith(STAND_IN)) return parameter;
+    const name = parameter.slice(STAND_IN.length);
+    if (!(name in values)) throw new Error(`no value for ${name} in the list statement ${shape}`);
+    return values[name];
+  });
+  return CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<R>;
+}
+
 /**
  * A page's statement with the list's state read beside it, in one statement: a page whose plan is known
  * before the state is (below) then costs one round trip, not two.
@@ -552,18 +588,50 @@ async function readStateWithPage(
   query: ListQuery,
   request: PageRequest,
 ): Promise<{ state: ListState; rows: PageRow[] }> {
-  const { statement, direction, isCommon } = pageStatement(deps, viewer, query, null, request);
   type Row = Sums & {
     id: string | null;
     archived: number | boolean | null;
     sort_value: string | null;
     version: ListedDocument['version'];
   };
-  const both = sql<Row>`
-    SELECT s.total, s.own, s.names, p.id, p.archived, p.sort_value, p.version
-    FROM (${stateSums(viewer, query.category)}) s LEFT JOIN (${statement}) p ON 1 = 1
-    ORDER BY p.sort_value ${direction}, p.id ${direction}`;
-  const { rows } = await (isCommon ? prepared(both) : both).execute(deps.db);
+  const { after, day } = request;
+  // A slice of given documents has a statement of its own (readStateWithSlice).
+  if (request.ids !== undefined) throw new Error('a page of given documents is read as a slice');
+  const shape = [
+    'page',
+    query.category,
+    query.sortColumn,
+    query.sortDirection,
+    request.backwards ? 'backwards' : 'forwards',
+    after === null ? '' : 'after',
+    day?.operator ?? '',
+    request.limit,
+    request.offset,
+  ].join(' ');
+  const build = () => {
+    const stand = {
+      ...request,
+      after: after === null ? null : { value: standIn('afterValue'), id: standIn('afterId') },
+      day: day === null ? null : { ...day, value: standIn('day') },
+    };
+    const { statement, direction, isCommon } = pageStatement(
+      deps,
+      { ...viewer, id: standIn('viewer') },
+      query,
+      null,
+      stand,
+    );
+    const both = sql<Row>`
+      SELECT s.total, s.own, s.names, p.id, p.archived, p.sort_value, p.version
+      FROM (${stateSums({ ...viewer, id: standIn('viewer') }, query.category)}) s
+      LEFT JOIN (${statement}) p ON 1 = 1
+      ORDER BY p.sort_value ${direction}, p.id ${direction}`;
+    return isCommon ? prepared(both) : both;
+  };
+  const values: Record<string, unknown> = { viewer: viewer.id };
+  if (after !== null) Object.assign(values, { afterValue: after.value, afterId: after.id });
+  if (day !== null) values.day = day.value;
+  const { rows } = await deps.db.executeQuery<Row>(compiledOnce(deps, shape, build, values));
   const page: PageRow[] = [];
   for (const row of rows) {
     if (row.id === null || row.sort_value === null || row.archived === null) continue;
@@ -584,16 +652,20 @@ async function readStateWithSlice(
   category: DocumentCategory,
   ids: string[],
 ): Promise<{ state: ListState; rows: ListedDocument[] }> {
-  const given = isSqlite(deps)
-    ? sql`(SELECT value AS document_id, key AS n FROM json_each(${JSON.stringify(ids)})) m`
-    : sql`unnest(${ids}::text[]) WITH ORDINALITY m(document_id, n)`;
   type Row = Sums & { id: string | null; version: ListedDocument['version'] };
-  const { rows } = await prepared(sql<Row>`
-    SELECT s.total, s.own, s.names, p.id, p.version
-    FROM (${stateSums(viewer, category)}) s LEFT JOIN (
-      SELECT m.document_id AS id, lv.version, m.n FROM ${given}
-      LEFT JOIN document_list_versions lv ON lv.document_id = m.document_id) p ON 1 = 1
-    ORDER BY p.n`).execute(deps.db);
+  const build = () => {
+    const given = isSqlite(deps)
+      ? sql`(SELECT value AS document_id, key AS n FROM json_each(${standIn('ids')})) m`
+      : sql`unnest(${standIn('ids')}::text[]) WITH ORDINALITY m(document_id, n)`;
+    return prepared(sql<Row>`
+      SELECT s.total, s.own, s.names, p.id, p.version
+      FROM (${stateSums({ ...viewer, id: standIn('viewer') }, category)}) s LEFT JOIN (
+        SELECT m.document_id AS id, lv.version, m.n FROM ${given}
+        LEFT JOIN document_list_versions lv ON lv.document_id = m.document_id) p ON 1 = 1
+      ORDER BY p.n`);
+  };
+  const values = { viewer: viewer.id, ids: isSqlite(deps) ? JSON.stringify(ids) : ids };
+  const { rows } = await deps.db.executeQuery<Row>(compiledOnce(deps, `slice ${category}`, build, values));
   // Every category but the archive holds only documents the person has not archived (categoryFilter).
   const archived = category === 'archived' ? 1 : 0;
   const page: ListedDocument[] = [];

@@ -3,41 +3,24 @@
 // person's lists changes), neither for longer than its oldest storage link allows. That the kept resources
 // follow every kind of change is the list tables' property test (document-lists-sync.test.ts); here, what
 // is reused and for how long.
-import {
-  RawNode,
-  type KyselyPlugin,
-  type OperationNode,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type RootOperationNode,
-} from 'kysely';
+import type { Kysely, QueryResult } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/schema.ts';
 import { bearer, buildTestApp, insertDocument, type TestApp } from './helpers.ts';
 
-// The text of every statement the app runs (its raw SQL fragments, nested ones included): the lists'
-// statements are written out as raw SQL.
-class StatementLog implements KyselyPlugin {
+// The text of every statement the app runs, as its driver is given it (some of the lists' statements are
+// compiled once and reach the executor already compiled).
+class StatementLog {
   readonly texts: string[] = [];
 
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    this.texts.push(textOf(args.node));
-    return args.node;
+  attach(db: Kysely<Database>): void {
+    const executor = db.getExecutor();
+    const execute = executor.executeQuery.bind(executor);
+    executor.executeQuery = async <R>(compiled: Parameters<typeof execute>[0]): Promise<QueryResult<R>> => {
+      this.texts.push(compiled.sql);
+      return execute<R>(compiled);
+    };
   }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<PluginTransformResultArgs['result']> {
-    return args.result;
-  }
-}
-
-// A statement built with the query builder is told by the names in its nodes.
-function textOf(node: OperationNode): string {
-  if (!RawNode.is(node)) return JSON.stringify(node);
-  return node.sqlFragments
-    .map((fragment, at) => {
-      const parameter = node.parameters[at];
-      return fragment + (parameter === undefined ? '' : textOf(parameter));
-    })
-    .join('');
 }
 
 type Listed = { id: string; attributes: { originalFilename: string; pdfUrl: string | null } };
@@ -60,7 +43,7 @@ describe('what the document lists keep between requests', () => {
   async function setUp(env: Record<string, string>, log?: StatementLog) {
     const app = await buildTestApp({ clock: () => now, env });
     t = app;
-    if (log !== undefined) app.deps.db = app.deps.db.withPlugin(log);
+    log?.attach(app.deps.db);
     const ada = await app.createUser({ email: 'ada@example.test', fullName: 'Ada Lovelace' });
     const token = await app.signIn(ada.email);
     const add = (name: string) => insertDocument(app.deps, { ownerId: ada.id, originalFilename: name });
