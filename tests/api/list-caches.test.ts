@@ -23,6 +23,10 @@ class StatementLog {
   }
 }
 
+// "report 24.pdf" down to "report 5.pdf": the list shows the newest first.
+const reports = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, at) => `report ${from - at}.pdf`);
+
 type Listed = { id: string; attributes: { originalFilename: string; pdfUrl: string | null } };
 
 const START = new Date('2026-03-02T09:00:00.000Z');
@@ -136,7 +140,7 @@ describe('what the document lists keep between requests', () => {
     // The first request of a search counts its matches; its next pages are slices of them.
     await list('?search=report');
     const searched = await statementsOf('?search=report&page=2');
-    expect(searched.names).toEqual(Array.from({ length: 20 }, (_, at) => `report ${24 - at}.pdf`));
+    expect(searched.names).toEqual(reports(24, 5));
     expect(searched.statements).toBe(1);
     expect((await statementsOf('?search=report&page=3')).statements).toBe(1);
 
@@ -146,32 +150,17 @@ describe('what the document lists keep between requests', () => {
     expect(second.names[0]).toBe('report 25.pdf');
     expect(second.statements).toBe(1);
     const third = await statementsOf('?page=3');
-    expect(third.names).toEqual([
-      'report 5.pdf',
-      'report 4.pdf',
-      'report 3.pdf',
-      'report 2.pdf',
-      'report 1.pdf',
-      'report 0.pdf',
-    ]);
+    expect(third.names).toEqual(reports(5, 0));
     expect(third.statements).toBe(1);
 
     // After a change, what was remembered is not: the page read with the old plan is read again.
     await rename(ids[40] ?? '', 'lease 40.pdf');
     const changed = await statementsOf('?search=report&page=2');
-    expect(changed.names).toEqual(Array.from({ length: 20 }, (_, at) => `report ${23 - at}.pdf`));
+    expect(changed.names).toEqual(reports(23, 4));
     at(50);
     await add('new.pdf');
     const moved = await statementsOf('?page=3');
-    expect(moved.names).toEqual([
-      'report 6.pdf',
-      'report 5.pdf',
-      'report 4.pdf',
-      'report 3.pdf',
-      'report 2.pdf',
-      'report 1.pdf',
-      'report 0.pdf',
-    ]);
+    expect(moved.names).toEqual(reports(6, 0));
   });
 
   it('reads a page of a search in the archive as archived, from the matches it remembers', async () => {
@@ -196,9 +185,7 @@ describe('what the document lists keep between requests', () => {
         .json<{ data: { attributes: { originalFilename: string; currentUserArchived: boolean } }[] }>()
         .data.map(({ attributes }) => [attributes.originalFilename, attributes.currentUserArchived]);
     };
-    const expected = ['report 4.pdf', 'report 3.pdf', 'report 2.pdf', 'report 1.pdf', 'report 0.pdf'].map(
-      (name) => [name, true],
-    );
+    const expected = reports(4, 0).map((name) => [name, true]);
     await archivedList('?search=report');
     expect(await archivedList('?search=report&page=2')).toEqual(expected);
     // The second time each document is sent as it was written: it is not read again.
