@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures.ts';
-import type { Locator, Page } from '@playwright/test';
+import type { FileChooser, Locator, Page } from '@playwright/test';
 import { makePdf } from '../fixtures/pdfs.ts';
 import { accessToken, baseUrl, DEMO_PASSWORD, IDP_CONFIRM_TIMEOUT_MS } from './support.ts';
 
@@ -26,6 +26,28 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
   }
   if (await isFocused(target)) return;
   throw new Error(`${String(target)} was not reached with ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}`);
+}
+
+/**
+ * Space on the focused file input opens the system's file chooser. Once, in a CI run with three journeys at
+ * once, no chooser came within 15 s of the press while the input kept its focus; a person presses again,
+ * and so does this, until one comes.
+ */
+async function openFileChooser(page: Page): Promise<FileChooser> {
+  let chooser: FileChooser | null = null;
+  await expect
+    .poll(
+      async () => {
+        const next = page.waitForEvent('filechooser', { timeout: 5_000 }).catch(() => null);
+        await page.keyboard.press('Space');
+        chooser = await next;
+        return chooser !== null;
+      },
+      { timeout: 30_000, intervals: [0] },
+    )
+    .toBe(true);
+  if (chooser === null) throw new Error('no file chooser opened');
+  return chooser;
 }
 
 /** Tab into the target's radio group (focus lands on its checked radio), then arrows to the target. */
@@ -112,9 +134,7 @@ test('a keyboard-only journey: sign in, upload, start a flow, place, sign and co
   const upload = page.getByRole('dialog', { name: 'Upload a document' });
   await expectFocusInDialog(page, upload);
   await tabTo(page, upload.locator('input[type=file]'));
-  const chooser = page.waitForEvent('filechooser');
-  await page.keyboard.press('Space');
-  await (await chooser).setFiles(pdfFile);
+  await (await openFileChooser(page)).setFiles(pdfFile);
   await expect(upload.getByText(`${FILE_NAME} has been uploaded.`)).toBeVisible();
   await page.keyboard.press('Escape');
   await expectFocusBackInPage(page, upload);
