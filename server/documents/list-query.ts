@@ -614,16 +614,11 @@ async function readStateWithPage(
       after: after === null ? null : { value: standIn('afterValue'), id: standIn('afterId') },
       day: day === null ? null : { ...day, value: standIn('day') },
     };
-    const { statement, direction, isCommon } = pageStatement(
-      deps,
-      { ...viewer, id: standIn('viewer') },
-      query,
-      null,
-      stand,
-    );
+    const someone = { ...viewer, id: standIn('viewer') };
+    const { statement, direction, isCommon } = pageStatement(deps, someone, query, null, stand);
     const both = sql<Row>`
       SELECT s.total, s.own, s.names, p.id, p.archived, p.sort_value, p.version
-      FROM (${stateSums({ ...viewer, id: standIn('viewer') }, query.category)}) s
+      FROM (${stateSums(someone, query.category)}) s
       LEFT JOIN (${statement}) p ON 1 = 1
       ORDER BY p.sort_value ${direction}, p.id ${direction}`;
     return isCommon ? prepared(both) : both;
@@ -725,12 +720,9 @@ const FIRST_PAGE: PagePlan = {
   withPrevious: 0,
 };
 
-function givenPlan(ids: string[]): PagePlan {
-  return {
-    request: { after: null, day: null, ids, offset: 0, limit: ids.length, backwards: false },
-    pageSize: ids.length,
-    withPrevious: 0,
-  };
+// A page of documents found already (a search's remembered matches), in their order.
+function givenRequest(ids: string[]): PageRequest {
+  return { after: null, day: null, ids, offset: 0, limit: ids.length, backwards: false };
 }
 
 /**
@@ -884,8 +876,8 @@ export async function listDocuments(
     return { rows, total, totalPages, state };
   }
   if (matches !== undefined) {
-    const plan = givenPlan(matches.slice(start, start + PAGE_SIZE));
-    const rows = await readPage(deps, viewer, query, null, plan.request);
+    const request = givenRequest(matches.slice(start, start + PAGE_SIZE));
+    const rows = await readPage(deps, viewer, query, null, request);
     return { rows, total, totalPages, state };
   }
 
