@@ -230,15 +230,31 @@ const RESULTS = '__paraphGriffelAot';
 
 // Runs in the evaluating server: resolves each call with Griffel's own functions (the server's copy of
 // @griffel/core goes through the build's aliases), as makeStyles would in the browser with the default
-// renderer (no class name salt), left to right.
+// renderer (no class name salt), left to right. A rule two slots share (the same border colours of two
+// appearances) comes once per slot; it is written once, as in Fluent's own resolved styles: the renderer
+// inserts a rule's text only once anyway.
 const RECORDER_CODE = `
 import { resolveStyleRulesForSlots, resolveResetStyleRules, resolveStaticStyleRules } from '@griffel/core';
 const results = (globalThis.${RESULTS} ??= new Map());
+function once(rules) {
+  for (const bucket of Object.keys(rules)) {
+    const seen = new Set();
+    rules[bucket] = rules[bucket].filter((entry) => {
+      const text = JSON.stringify(entry);
+      if (seen.has(text)) return false;
+      seen.add(text);
+      return true;
+    });
+  }
+  return rules;
+}
 export function record(id, index, kind) {
   return (styles) => {
     let args;
-    if (kind === 'makeStyles') args = resolveStyleRulesForSlots(styles, '');
-    else if (kind === 'makeResetStyles') args = resolveResetStyleRules(styles, '');
+    if (kind === 'makeStyles') {
+      const [classes, rules] = resolveStyleRulesForSlots(styles, '');
+      args = [classes, once(rules)];
+    } else if (kind === 'makeResetStyles') args = resolveResetStyleRules(styles, '');
     else args = [{ d: resolveStaticStyleRules(Array.isArray(styles) ? styles : [styles]) }];
     results.set(id + '#' + index, { kind, args });
     return () => { throw new Error('styles resolved at build time are not for use in Node'); };
