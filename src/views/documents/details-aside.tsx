@@ -1,21 +1,20 @@
 // The list's side panel slot (768 px and up). With nothing selected it shows the hint itself; the panel
 // and its machine load once a document is selected, which keeps them off the list's first paint.
-import { lazy, Suspense } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { Text } from '../text';
 import { useIntl } from 'react-intl';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 
-const DetailsPanel = lazy(async () => {
-  const [panel, compose] = await Promise.all([
-    import('./details-panel'),
-    import('../../app/compose-details'),
-  ]);
-  return {
-    default: ({ selectedIds }: { selectedIds: string[] }) => (
-      <panel.DetailsPanel logic={compose.documentDetailsLogic} selectedIds={selectedIds} />
-    ),
-  };
-});
+// The hint stays until the panel's code is here, and the panel shows as soon as it is: React's reveal
+// delay (preloaded-lazy.tsx) would keep the hint 300 ms after a person's first selection.
+const DetailsPanel = preloadedLazy(
+  loader(() => Promise.all([import('./details-panel'), import('../../app/compose-details')])),
+  ([panel, compose]) =>
+    function LoadedDetailsPanel({ selectedIds }: { selectedIds: string[] }) {
+      return <panel.DetailsPanel logic={compose.documentDetailsLogic} selectedIds={selectedIds} />;
+    },
+  <Hint />,
+);
 
 // The same frame as the panel's list variant (details-panel.tsx): 360 px, 280 px on tablets.
 const useStyles = makeStyles({
@@ -43,9 +42,5 @@ function Hint() {
 
 export function DetailsAside({ selectedIds }: { selectedIds: string[] }) {
   if (selectedIds.length === 0) return <Hint />;
-  return (
-    <Suspense fallback={<Hint />}>
-      <DetailsPanel selectedIds={selectedIds} />
-    </Suspense>
-  );
+  return <DetailsPanel selectedIds={selectedIds} />;
 }

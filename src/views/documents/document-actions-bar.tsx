@@ -5,7 +5,7 @@
 // dialog and the shell's one document-actions actor. Sign and
 // the sign flow are links to their screens. On a phone one button leads and the rest wait in a menu;
 // wider, up to four are buttons (docs/decisions.md, "Actions on the document page").
-import { lazy, Suspense, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import {
   Archive20Regular,
@@ -32,12 +32,8 @@ import type { DocumentResource } from '../../../machines/types';
 import { useOptionalShell } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
 import { MOBILE_QUERY, useMediaQuery } from '../use-media-query';
-import { ACTION_LABELS, requestAction } from './row-actions';
+import { ACTION_LABELS, DocumentActionsMenu, requestAction } from './row-actions';
 import type { ActionsMenuItem } from './document-actions-menu';
-
-const DocumentActionsMenu = lazy(() =>
-  import('./document-actions-menu').then((module) => ({ default: module.DocumentActionsMenu })),
-);
 
 type Choice = FlowLink | DocumentAction;
 
@@ -202,14 +198,12 @@ export function DocumentActionsBar({ document }: { document: DocumentResource })
             {intl.formatMessage({ id: 'documents.actions.moreMenu' })}
           </Button>
           {hasMenuOpened && (
-            <Suspense fallback={null}>
-              <DocumentActionsMenu
-                isOpen={isMenuOpen}
-                target={menuButton}
-                items={menuItems}
-                onClose={closeMenu}
-              />
-            </Suspense>
+            <DocumentActionsMenu
+              isOpen={isMenuOpen}
+              target={menuButton}
+              items={menuItems}
+              onClose={closeMenu}
+            />
           )}
         </>
       )}

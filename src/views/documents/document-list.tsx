@@ -1,7 +1,7 @@
 // One document list screen (All, a category, or the archive): heading, search and sort, the rows as a
 // table or cards, selection, paging, and the loading / error / empty states. Everything it shows comes
 // from the document-list actor it starts; it only sends events.
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef } from 'react';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { Title2 } from '../text';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -16,6 +16,7 @@ import { useDocumentChanges } from '../../app/shell-context';
 import type { ShellEmitted } from '../../../machines/shell.machine';
 import type { MessageId } from '../../i18n/messages';
 import { Busy } from '../busy';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 import { FULL_TABLE_QUERY, MOBILE_QUERY, OWNER_COLUMN_QUERY, useMediaQuery } from '../use-media-query';
 import { DocumentCards } from './document-cards';
 import { DocumentTable } from './document-table';
@@ -28,9 +29,22 @@ import { SelectionBar } from './selection-bar';
 
 // The error state loads only when a load fails, and the empty state when a list turns out empty (the
 // loading state stays until it is here); the loading state uses the shell's light Busy rather than
-// Fluent's Spinner: none of them weighs on the list's path.
-const ListError = lazy(() => import('./list-error').then((module) => ({ default: module.ListError })));
-const ListEmpty = lazy(() => import('./list-empty').then((module) => ({ default: module.ListEmpty })));
+// Fluent's Spinner: none of them weighs on the list's path. Neither suspends: React would keep the
+// loading state 300 ms after their code arrived (preloaded-lazy.tsx).
+const ListError = preloadedLazy(
+  loader(() => import('./list-error')),
+  (module) => module.ListError,
+);
+const ListEmpty = preloadedLazy(
+  loader(() => import('./list-empty')),
+  (module) => module.ListEmpty,
+  <ListLoading />,
+);
+
+function ListLoading() {
+  const intl = useIntl();
+  return <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
+}
 
 const TITLES: Record<DocumentCategory, MessageId> = {
   active: 'documents.pageTitle.active',
@@ -57,7 +71,6 @@ const useStyles = makeStyles({
 
 function ListBody({ list, category }: { list: DocumentListActor; category: DocumentCategory }) {
   const styles = useStyles();
-  const intl = useIntl();
   const isMobile = useMediaQuery(MOBILE_QUERY);
   const isFullTable = useMediaQuery(FULL_TABLE_QUERY);
   const hasOwnerColumn = useMediaQuery(OWNER_COLUMN_QUERY);
@@ -74,21 +87,10 @@ function ListBody({ list, category }: { list: DocumentListActor; category: Docum
   const isSearch = useSelector(list, (snapshot) => snapshot.context.isSearch);
 
   if (body === 'failed') {
-    return (
-      <Suspense fallback={null}>
-        <ListError isSearch={isSearch} onRetry={() => list.send({ type: 'list.refresh' })} />
-      </Suspense>
-    );
+    return <ListError isSearch={isSearch} onRetry={() => list.send({ type: 'list.refresh' })} />;
   }
-  const busy = <Busy label={intl.formatMessage({ id: 'documents.loading' })} />;
-  if (body === 'busy') return busy;
-  if (body === 'empty') {
-    return (
-      <Suspense fallback={busy}>
-        <ListEmpty list={list} category={category} />
-      </Suspense>
-    );
-  }
+  if (body === 'busy') return <ListLoading />;
+  if (body === 'empty') return <ListEmpty list={list} category={category} />;
   return (
     <div className={isLoading ? styles.busy : undefined}>
       {isMobile ? (

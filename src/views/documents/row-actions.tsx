@@ -1,7 +1,7 @@
 // The "More actions" menu of one document (spec 000 §5 "Row-level actions"): only the actions its flags
 // allow, none once the user archived it. Choosing one asks the shell's document-actions actor, which opens
 // its dialog (action-modals.tsx).
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button, type ButtonProps } from '@fluentui/react-components';
 import { MoreHorizontal20Regular } from '@fluentui/react-icons';
 import { useIntl } from 'react-intl';
@@ -9,6 +9,7 @@ import { rowActionsOf, type DocumentAction } from '../../../machines/document-ac
 import type { DocumentResource } from '../../../machines/types';
 import { useOptionalShell, type ShellActorRef } from '../../app/shell-context';
 import type { MessageId } from '../../i18n/messages';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 
 export const ACTION_LABELS: Record<DocumentAction, MessageId> = {
   archive: 'documents.actions.archive',
@@ -29,8 +30,13 @@ export function requestAction(
   shell.send({ type: 'action.request', action, documents });
 }
 
-const DocumentActionsMenu = lazy(() =>
-  import('./document-actions-menu').then((module) => ({ default: module.DocumentActionsMenu })),
+/**
+ * The menu of a document's actions, loaded with its first opening. It does not suspend: React would show
+ * it no sooner than 300 ms after the tap that opened it (preloaded-lazy.tsx).
+ */
+export const DocumentActionsMenu = preloadedLazy(
+  loader(() => import('./document-actions-menu')),
+  (module) => module.DocumentActionsMenu,
 );
 
 export function RowActions({
@@ -75,22 +81,20 @@ export function RowActions({
         onKeyDown={(event) => event.stopPropagation()}
       />
       {hasOpened && (
-        <Suspense fallback={null}>
-          <DocumentActionsMenu
-            isOpen={isOpen}
-            target={button}
-            align="end"
-            items={actions.map((action) => ({
-              key: action,
-              label: intl.formatMessage({ id: ACTION_LABELS[action] }),
-              onSelect: () => {
-                close();
-                requestAction(shell, action, [document]);
-              },
-            }))}
-            onClose={close}
-          />
-        </Suspense>
+        <DocumentActionsMenu
+          isOpen={isOpen}
+          target={button}
+          align="end"
+          items={actions.map((action) => ({
+            key: action,
+            label: intl.formatMessage({ id: ACTION_LABELS[action] }),
+            onSelect: () => {
+              close();
+              requestAction(shell, action, [document]);
+            },
+          }))}
+          onClose={close}
+        />
       )}
     </>
   );

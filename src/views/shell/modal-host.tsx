@@ -1,6 +1,6 @@
 // The dialogs the modal machine opens by name. This module loads with the first opening (none is on
 // the first screen's path), then stays mounted so that closing animates and restores the page.
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   Button,
   Dialog,
@@ -16,25 +16,26 @@ import { composeUpload } from '../../app/compose-upload';
 import { useModalActor } from '../../app/modal-context';
 import { useShell } from '../../app/shell-context';
 import { focusMainIfLost } from '../focus-fallback';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 import { WelcomeModal } from '../welcome/welcome-modal';
 
-const UploadModal = lazy(() =>
-  import('../upload/upload-modal').then((module) => ({ default: module.UploadModal })),
+// Loaded without suspending, as the host itself (shell.tsx): React's reveal delay would hold the first
+// dialog back 300 ms after the code arrived.
+const UploadModal = preloadedLazy(
+  loader(() => import('../upload/upload-modal')),
+  (module) => module.UploadModal,
 );
 
 function UploadModalHost() {
   const shell = useShell();
   const logic = useMemo(() => composeUpload(shell), [shell]);
-  return (
-    <Suspense fallback={null}>
-      <UploadModal logic={logic} />
-    </Suspense>
-  );
+  return <UploadModal logic={logic} />;
 }
 
 // The action dialogs load with the first opening of any modal; their actor is the shell's.
-const ActionModals = lazy(() =>
-  import('../documents/action-modals').then((module) => ({ default: module.ActionModals })),
+const ActionModals = preloadedLazy(
+  loader(() => import('../documents/action-modals')),
+  (module) => module.ActionModals,
 );
 
 function UnknownModal() {
@@ -86,9 +87,7 @@ export function ModalHost() {
     <>
       <FocusAfterClose />
       <UploadModalHost />
-      <Suspense fallback={null}>
-        <ActionModals />
-      </Suspense>
+      <ActionModals />
       <WelcomeModal />
       <UnknownModal />
     </>

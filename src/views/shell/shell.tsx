@@ -1,22 +1,31 @@
 // The signed-in frame (spec 000 §2 "Shell"): a 66 px header, a 250 px sidebar that becomes an overlay
 // drawer under 1150 px, and the main area. The actors it shows (the modal, the session) are the app
 // shell's (src/app/shell-context.ts).
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { Navigation24Regular } from '@fluentui/react-icons';
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { useModalActor } from '../../app/modal-context';
+import { loader, preloadedLazy } from '../preloaded-lazy';
 import { MOBILE_QUERY, NARROW_SHELL_QUERY, useMediaQuery } from '../use-media-query';
 import { HEADER_HEIGHT, SIDEBAR_WIDTH } from './layout';
 import { Sidebar } from './sidebar';
 import { UserMenu } from './user-menu';
 
 // Modals load with their first opening, the drawer with the first tap on the menu button: neither is
-// needed to show a list.
-const ModalHost = lazy(() => import('./modal-host').then((module) => ({ default: module.ModalHost })));
-const NavDrawer = lazy(() => import('./nav-drawer').then((module) => ({ default: module.NavDrawer })));
+// needed to show a list. Neither suspends either: React would hold a revealed dialog or drawer back 300 ms
+// (preloaded-lazy.tsx), which a person waits through after their tap, or sees as the welcome screen
+// coming a moment after the list.
+const ModalHost = preloadedLazy(
+  loader(() => import('./modal-host')),
+  (module) => module.ModalHost,
+);
+const NavDrawer = preloadedLazy(
+  loader(() => import('./nav-drawer')),
+  (module) => module.NavDrawer,
+);
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100vh', overflow: 'hidden' },
@@ -112,9 +121,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <div className={styles.body}>
           {isNarrow ? (
             hasOpenedDrawer && (
-              <Suspense fallback={null}>
-                <NavDrawer isOpen={isDrawerOpen} showUserMenu={!isMobile} onClose={closeDrawer} />
-              </Suspense>
+              <NavDrawer isOpen={isDrawerOpen} showUserMenu={!isMobile} onClose={closeDrawer} />
             )
           ) : (
             <aside className={styles.sidebar}>
@@ -126,11 +133,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </main>
         </div>
       </div>
-      {isModalHostLoaded && (
-        <Suspense fallback={null}>
-          <ModalHost />
-        </Suspense>
-      )}
+      {isModalHostLoaded && <ModalHost />}
     </>
   );
 }
