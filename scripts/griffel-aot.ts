@@ -230,8 +230,8 @@ const RESULTS = '__paraphGriffelAot';
 
 // Runs in the evaluating server: resolves each call with Griffel's own functions (the server's copy of
 // @griffel/core goes through the build's aliases), as makeStyles would in the browser with the default
-// renderer (no class name salt), left to right. A rule two slots share (the same border colours of two
-// appearances) comes once per slot; it is written once, as in Fluent's own resolved styles: the renderer
+// renderer (no class name salt), left to right. A rule two slots share (the same border colour in two
+// slots) comes once per slot; it is written once, as in Fluent's own resolved styles: the renderer
 // inserts a rule's text only once anyway.
 const RECORDER_CODE = `
 import { resolveStyleRulesForSlots, resolveResetStyleRules, resolveStaticStyleRules } from '@griffel/core';
